@@ -1,0 +1,42 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+    .enableUpcomingFeature("ImmutableWeakCaptures"),
+]
+
+let package = Package(
+    name: "Gatehouse",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "GatehouseCore", targets: ["GatehouseCore"]),
+        .library(name: "Gatehouse", targets: ["Gatehouse"]),
+        .library(name: "GatehouseTesting", targets: ["GatehouseTesting"]),
+    ],
+    dependencies: [
+        // Apple's swift-crypto, for SHA-256 on Linux only (CryptoKit on Apple platforms).
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0")
+    ],
+    targets: [
+        .target(name: "GatehouseCore"),
+        .target(name: "Gatehouse", dependencies: ["GatehouseCore"]),
+        .target(
+            name: "GatehouseTesting",
+            dependencies: [
+                "Gatehouse",
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
+            ]
+        ),
+        .executableTarget(name: "gatehouse-restore-benchmark", dependencies: ["Gatehouse", "GatehouseTesting"], path: "Benchmarks/RestoreBenchmark"),
+        .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"]),
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "GatehouseTesting"]),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

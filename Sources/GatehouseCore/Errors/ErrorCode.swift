@@ -1,0 +1,156 @@
+/// A stable, machine-readable error code shared by the Gatehouse server and SDK.
+///
+/// Codes are the spellings GoTrue (Supabase Auth) uses on the wire, plus a few client-side codes
+/// for failures that never reach a server. The type is open: a code that a newer server sends
+/// still decodes, so clients never break on an unknown value.
+///
+/// ```swift
+/// if error.code == .sessionNotFound { /* sign the user out */ }
+/// ```
+///
+/// A shipped code is API: never rename one.
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
+    /// The wire spelling, for example `invalid_credentials`.
+    public let rawValue: String
+
+    /// Creates a code from its wire spelling.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Creates a code from its wire spelling.
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public init(stringLiteral value: String) {
+        self.rawValue = value
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+}
+
+// MARK: - Server codes (GoTrue `apierrors/errorcode.go`)
+
+extension ErrorCode {
+    /// Unknown user, wrong password, or no password set.
+    public static let invalidCredentials: ErrorCode = "invalid_credentials"
+    /// The password matched but the e-mail address is not confirmed yet.
+    public static let emailNotConfirmed: ErrorCode = "email_not_confirmed"
+    /// The phone number is not confirmed yet.
+    public static let phoneNotConfirmed: ErrorCode = "phone_not_confirmed"
+    /// The user is banned.
+    public static let userBanned: ErrorCode = "user_banned"
+    /// Too many requests from this address or for this account.
+    public static let overRequestRateLimit: ErrorCode = "over_request_rate_limit"
+    /// Too many e-mails sent, or sent too soon after the previous one.
+    public static let overEmailSendRateLimit: ErrorCode = "over_email_send_rate_limit"
+    /// Too many text messages sent.
+    public static let overSMSSendRateLimit: ErrorCode = "over_sms_send_rate_limit"
+    /// The refresh token does not exist (or its session is gone).
+    public static let refreshTokenNotFound: ErrorCode = "refresh_token_not_found"
+    /// The refresh token was already used outside the reuse interval; its session is revoked.
+    public static let refreshTokenAlreadyUsed: ErrorCode = "refresh_token_already_used"
+    /// The session no longer exists (signed out, revoked or deleted).
+    public static let sessionNotFound: ErrorCode = "session_not_found"
+    /// The session passed its inactivity or absolute lifetime.
+    public static let sessionExpired: ErrorCode = "session_expired"
+    /// A concurrent change holds the row; retry.
+    public static let conflict: ErrorCode = "conflict"
+    /// A confirmed user with this e-mail exists (sign-up with autoconfirm on).
+    public static let userAlreadyExists: ErrorCode = "user_already_exists"
+    /// The e-mail address belongs to another user.
+    public static let emailExists: ErrorCode = "email_exists"
+    /// The phone number belongs to another user.
+    public static let phoneExists: ErrorCode = "phone_exists"
+    /// The password is too short, too long, or too common.
+    public static let weakPassword: ErrorCode = "weak_password"
+    /// The new password equals the current one.
+    public static let samePassword: ErrorCode = "same_password"
+    /// The request is malformed or a field is invalid.
+    public static let validationFailed: ErrorCode = "validation_failed"
+    /// The request body is not valid JSON.
+    public static let badJSON: ErrorCode = "bad_json"
+    /// The bearer token is malformed, forged or expired.
+    public static let badJWT: ErrorCode = "bad_jwt"
+    /// The route needs a bearer token and none was sent.
+    public static let noAuthorization: ErrorCode = "no_authorization"
+    /// The route needs an admin (`service_role`) token.
+    public static let notAdmin: ErrorCode = "not_admin"
+    /// The user does not exist (deleted).
+    public static let userNotFound: ErrorCode = "user_not_found"
+    /// The one-time code or link is wrong, used or expired.
+    public static let otpExpired: ErrorCode = "otp_expired"
+    /// Codes for unknown addresses are disabled (`create_user: false`).
+    public static let otpDisabled: ErrorCode = "otp_disabled"
+    /// Sign-ups are disabled on this server.
+    public static let signupDisabled: ErrorCode = "signup_disabled"
+    /// Anonymous sign-ins are disabled on this server.
+    public static let anonymousProviderDisabled: ErrorCode = "anonymous_provider_disabled"
+    /// E-mail sign-in is disabled on this server.
+    public static let emailProviderDisabled: ErrorCode = "email_provider_disabled"
+    /// The password change needs a reauthentication nonce.
+    public static let reauthenticationNeeded: ErrorCode = "reauthentication_needed"
+    /// The reauthentication nonce is wrong or expired.
+    public static let reauthenticationNotValid: ErrorCode = "reauthentication_not_valid"
+    /// The password change needs the current password.
+    public static let currentPasswordRequired: ErrorCode = "current_password_required"
+    /// The current password given is wrong.
+    public static let currentPasswordInvalid: ErrorCode = "current_password_invalid"
+    /// The session's assurance level is too low for this change.
+    public static let insufficientAAL: ErrorCode = "insufficient_aal"
+    /// The provider identity is already linked to another user.
+    public static let identityAlreadyExists: ErrorCode = "identity_already_exists"
+    /// The identity does not exist.
+    public static let identityNotFound: ErrorCode = "identity_not_found"
+    /// The last identity of a user cannot be unlinked.
+    public static let singleIdentityNotDeletable: ErrorCode = "single_identity_not_deletable"
+    /// The token's audience is not accepted here.
+    public static let unexpectedAudience: ErrorCode = "unexpected_audience"
+    /// The provider is not enabled or not known.
+    public static let providerDisabled: ErrorCode = "provider_disabled"
+    /// The server timed out.
+    public static let requestTimeout: ErrorCode = "request_timeout"
+    /// The request body is larger than the server accepts.
+    public static let requestEntityTooLarge: ErrorCode = "request_entity_too_large"
+    /// The server failed unexpectedly.
+    public static let unexpectedFailure: ErrorCode = "unexpected_failure"
+    /// An HTTP error without a more specific code.
+    public static let unknown: ErrorCode = "unknown"
+}
+
+// MARK: - Client codes (never sent by a server)
+
+extension ErrorCode {
+    /// The server could not be reached (offline, DNS, refused, timed out).
+    public static let networkUnavailable: ErrorCode = "network_unavailable"
+    /// The server answered with something that is not the expected JSON.
+    public static let invalidResponse: ErrorCode = "invalid_response"
+    /// An operation needs a signed-in user and there is none.
+    public static let notSignedIn: ErrorCode = "not_signed_in"
+    /// The session store could not be read or written.
+    public static let storageFailure: ErrorCode = "storage_failure"
+    /// The stored session is unreadable (corrupt file or item); it was left in place.
+    public static let storageCorrupt: ErrorCode = "storage_corrupt"
+    /// The store is locked (device locked before first unlock); retry later.
+    public static let storageLocked: ErrorCode = "storage_locked"
+    /// The app lacks the keychain entitlement it needs.
+    public static let missingEntitlement: ErrorCode = "missing_entitlement"
+    /// A result arrived for a session that has since ended or been replaced; it was dropped.
+    public static let sessionSuperseded: ErrorCode = "session_superseded"
+    /// The operation was cancelled.
+    public static let cancelled: ErrorCode = "cancelled"
+    /// The backend does not support this operation.
+    public static let notSupported: ErrorCode = "not_supported"
+}

@@ -1,0 +1,32 @@
+/// `POST /token?grant_type=id_token`: sign in (or link) with an Apple or Google ID token.
+public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
+    /// `apple` or `google`.
+    public var provider: String
+    public var idToken: String
+    /// The raw nonce; the token carries its SHA-256 hex.
+    public var nonce: String?
+    public var accessToken: String?
+    /// Link the identity to the signed-in caller instead of signing in.
+    public var linkIdentity: Bool?
+
+    public init(
+        provider: String,
+        idToken: String,
+        nonce: String? = nil,
+        accessToken: String? = nil,
+        linkIdentity: Bool? = nil
+    ) {
+        self.provider = provider
+        self.idToken = idToken
+        self.nonce = nonce
+        self.accessToken = accessToken
+        self.linkIdentity = linkIdentity
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case provider, nonce
+        case idToken = "id_token"
+        case accessToken = "access_token"
+        case linkIdentity = "link_identity"
+    }
+}

@@ -1,0 +1,24 @@
+/// What a one-time code or link verifies (`POST /verify` and `GET /verify` `type`).
+public struct VerificationType: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public init(from decoder: any Decoder) throws {
+        self.rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public static let signup: VerificationType = "signup"
+    public static let invite: VerificationType = "invite"
+    public static let magiclink: VerificationType = "magiclink"
+    public static let recovery: VerificationType = "recovery"
+    public static let emailChange: VerificationType = "email_change"
+    /// A code sent by `POST /otp` (sign-in or sign-up by e-mail code).
+    public static let email: VerificationType = "email"
+}

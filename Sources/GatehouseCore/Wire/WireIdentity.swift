@@ -1,0 +1,50 @@
+public import Foundation
+
+/// A linked sign-in identity (`protocol.md` §3).
+///
+/// The naming is historical and must stay: `id` is the provider's subject and `identityID`
+/// (`identity_id`) is the row's own UUID.
+public struct WireIdentity: Codable, Sendable, Equatable {
+    public var identityID: UUID
+    /// The provider's subject (`sub`) for this identity.
+    public var id: String
+    public var userID: UUID
+    public var identityData: [String: JSONValue]
+    public var provider: String
+    public var email: String?
+    public var lastSignInAt: Date?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        identityID: UUID,
+        id: String,
+        userID: UUID,
+        identityData: [String: JSONValue],
+        provider: String,
+        email: String?,
+        lastSignInAt: Date?,
+        createdAt: Date,
+        updatedAt: Date
+    ) {
+        self.identityID = identityID
+        self.id = id
+        self.userID = userID
+        self.identityData = identityData
+        self.provider = provider
+        self.email = email
+        self.lastSignInAt = lastSignInAt
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, provider, email
+        case identityID = "identity_id"
+        case userID = "user_id"
+        case identityData = "identity_data"
+        case lastSignInAt = "last_sign_in_at"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+}

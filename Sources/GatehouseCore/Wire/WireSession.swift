@@ -1,0 +1,53 @@
+/// A session as `/token`, `/verify` and anonymous `/signup` return it (`protocol.md` §3).
+public struct WireSession: Codable, Sendable, Equatable {
+    public var accessToken: String
+    /// Always `bearer`.
+    public var tokenType: String
+    /// Seconds the access token stays valid from the moment it was issued.
+    public var expiresIn: Int
+    /// Unix seconds at which the access token expires.
+    public var expiresAt: Int
+    public var refreshToken: String
+    public var user: WireUser
+    /// Reasons the password used to sign in is weak, when it is.
+    public var weakPassword: WeakPasswordInfo?
+
+    public init(
+        accessToken: String,
+        tokenType: String = "bearer",
+        expiresIn: Int,
+        expiresAt: Int,
+        refreshToken: String,
+        user: WireUser,
+        weakPassword: WeakPasswordInfo? = nil
+    ) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.expiresAt = expiresAt
+        self.refreshToken = refreshToken
+        self.user = user
+        self.weakPassword = weakPassword
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case user
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case expiresAt = "expires_at"
+        case refreshToken = "refresh_token"
+        case weakPassword = "weak_password"
+    }
+}
+
+/// Why a password is weak: `length`, `characters` or `pwned`.
+public struct WeakPasswordInfo: Codable, Sendable, Equatable {
+    public var message: String?
+    public var reasons: [String]
+
+    public init(message: String? = nil, reasons: [String]) {
+        self.message = message
+        self.reasons = reasons
+    }
+}

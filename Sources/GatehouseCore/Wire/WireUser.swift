@@ -1,0 +1,129 @@
+public import Foundation
+
+/// The GoTrue `User` object as it travels on the wire (`protocol.md` §3).
+///
+/// The server encodes it and the SDK decodes it; fields a server omits decode as `nil`.
+public struct WireUser: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var aud: String
+    public var role: String
+    public var email: String?
+    /// The phone number; `""` when absent, never `null`.
+    public var phone: String
+    public var emailConfirmedAt: Date?
+    public var phoneConfirmedAt: Date?
+    public var confirmedAt: Date?
+    public var confirmationSentAt: Date?
+    public var invitedAt: Date?
+    public var recoverySentAt: Date?
+    public var newEmail: String?
+    public var emailChangeSentAt: Date?
+    public var reauthenticationSentAt: Date?
+    public var lastSignInAt: Date?
+    public var appMetadata: [String: JSONValue]
+    public var userMetadata: [String: JSONValue]
+    public var identities: [WireIdentity]?
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var bannedUntil: Date?
+    public var deletedAt: Date?
+    public var isAnonymous: Bool
+
+    public init(
+        id: UUID,
+        aud: String = "authenticated",
+        role: String = "authenticated",
+        email: String? = nil,
+        phone: String = "",
+        emailConfirmedAt: Date? = nil,
+        phoneConfirmedAt: Date? = nil,
+        confirmedAt: Date? = nil,
+        confirmationSentAt: Date? = nil,
+        invitedAt: Date? = nil,
+        recoverySentAt: Date? = nil,
+        newEmail: String? = nil,
+        emailChangeSentAt: Date? = nil,
+        reauthenticationSentAt: Date? = nil,
+        lastSignInAt: Date? = nil,
+        appMetadata: [String: JSONValue] = [:],
+        userMetadata: [String: JSONValue] = [:],
+        identities: [WireIdentity]? = nil,
+        createdAt: Date,
+        updatedAt: Date,
+        bannedUntil: Date? = nil,
+        deletedAt: Date? = nil,
+        isAnonymous: Bool = false
+    ) {
+        self.id = id
+        self.aud = aud
+        self.role = role
+        self.email = email
+        self.phone = phone
+        self.emailConfirmedAt = emailConfirmedAt
+        self.phoneConfirmedAt = phoneConfirmedAt
+        self.confirmedAt = confirmedAt
+        self.confirmationSentAt = confirmationSentAt
+        self.invitedAt = invitedAt
+        self.recoverySentAt = recoverySentAt
+        self.newEmail = newEmail
+        self.emailChangeSentAt = emailChangeSentAt
+        self.reauthenticationSentAt = reauthenticationSentAt
+        self.lastSignInAt = lastSignInAt
+        self.appMetadata = appMetadata
+        self.userMetadata = userMetadata
+        self.identities = identities
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.bannedUntil = bannedUntil
+        self.deletedAt = deletedAt
+        self.isAnonymous = isAnonymous
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, aud, role, email, phone, identities
+        case emailConfirmedAt = "email_confirmed_at"
+        case phoneConfirmedAt = "phone_confirmed_at"
+        case confirmedAt = "confirmed_at"
+        case confirmationSentAt = "confirmation_sent_at"
+        case invitedAt = "invited_at"
+        case recoverySentAt = "recovery_sent_at"
+        case newEmail = "new_email"
+        case emailChangeSentAt = "email_change_sent_at"
+        case reauthenticationSentAt = "reauthentication_sent_at"
+        case lastSignInAt = "last_sign_in_at"
+        case appMetadata = "app_metadata"
+        case userMetadata = "user_metadata"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case bannedUntil = "banned_until"
+        case deletedAt = "deleted_at"
+        case isAnonymous = "is_anonymous"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(UUID.self, forKey: .id)
+        aud = try c.decodeIfPresent(String.self, forKey: .aud) ?? ""
+        role = try c.decodeIfPresent(String.self, forKey: .role) ?? ""
+        email = try c.decodeIfPresent(String.self, forKey: .email).flatMap { $0.isEmpty ? nil : $0 }
+        phone = try c.decodeIfPresent(String.self, forKey: .phone) ?? ""
+        emailConfirmedAt = try c.decodeIfPresent(Date.self, forKey: .emailConfirmedAt)
+        phoneConfirmedAt = try c.decodeIfPresent(Date.self, forKey: .phoneConfirmedAt)
+        confirmedAt = try c.decodeIfPresent(Date.self, forKey: .confirmedAt)
+        confirmationSentAt = try c.decodeIfPresent(Date.self, forKey: .confirmationSentAt)
+        invitedAt = try c.decodeIfPresent(Date.self, forKey: .invitedAt)
+        recoverySentAt = try c.decodeIfPresent(Date.self, forKey: .recoverySentAt)
+        newEmail = try c.decodeIfPresent(String.self, forKey: .newEmail)
+        emailChangeSentAt = try c.decodeIfPresent(Date.self, forKey: .emailChangeSentAt)
+        reauthenticationSentAt = try c.decodeIfPresent(Date.self, forKey: .reauthenticationSentAt)
+        lastSignInAt = try c.decodeIfPresent(Date.self, forKey: .lastSignInAt)
+        appMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .appMetadata) ?? [:]
+        userMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .userMetadata) ?? [:]
+        identities = try c.decodeIfPresent([WireIdentity].self, forKey: .identities)
+        createdAt = try c.decode(Date.self, forKey: .createdAt)
+        updatedAt = try c.decodeIfPresent(Date.self, forKey: .updatedAt) ?? createdAt
+        bannedUntil = try c.decodeIfPresent(Date.self, forKey: .bannedUntil)
+        deletedAt = try c.decodeIfPresent(Date.self, forKey: .deletedAt)
+        isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous) ?? false
+    }
+}
