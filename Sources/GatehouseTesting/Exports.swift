@@ -1,1 +1,1 @@
-public import Gatehouse
+@_exported public import Gatehouse

@@ -1,0 +1,54 @@
+/// The seam between ``AuthService`` and an authentication provider.
+///
+/// Gatehouse ships an HTTP implementation for GoTrue-compatible servers and, in
+/// `GatehouseTesting`, `InMemoryAuthBackend` for unit tests and previews. A backend is
+/// stateless about *which* user is signed in: the service passes the current ``Session``
+/// to every call that needs one, and owns storage, state and refresh coordination.
+///
+/// Errors thrown are ``AuthError`` values with the server's code, so the service can tell a
+/// definitive answer (``AuthError/endsSession``) from a transport failure.
+///
+/// ```swift
+/// // In a test: a backend whose sign-in always fails.
+/// struct FailingBackend: AuthBackend { ... }
+/// let service = AuthService(backend: InMemoryAuthBackend(), store: InMemorySessionStore())
+/// ```
+public protocol AuthBackend: Sendable {
+    /// Creates an account with e-mail and password. When `guest` is a guest's session, the
+    /// backend upgrades that user in place (same id) where it can.
+    func signUp(email: String, password: String, upgrading guest: Session?) async throws -> SignUpOutcome
+
+    /// Signs in with e-mail and password.
+    func signIn(email: String, password: String) async throws -> Session
+
+    /// Creates a guest (anonymous) user and signs in.
+    func signInAnonymously() async throws -> Session
+
+    /// Signs in with an Apple or Google ID token. When `guest` is a guest's session, the backend
+    /// links the identity to that user (same id) where it can.
+    func signIn(with credential: IDTokenCredential, upgrading guest: Session?) async throws -> Session
+
+    /// Sends a one-time sign-in code to an e-mail address.
+    func sendMagicCode(to email: String) async throws
+
+    /// Verifies a one-time code sent by e-mail and signs in.
+    func verifyCode(email: String, code: String, type: VerificationType) async throws -> Session
+
+    /// Sends a password-reset code or link.
+    func resetPassword(email: String) async throws
+
+    /// Exchanges the session's refresh token for new tokens.
+    func refresh(_ session: Session) async throws -> Session
+
+    /// Reads the session's user from the server, proving the session is still live.
+    func user(for session: Session) async throws -> User
+
+    /// Changes the signed-in user's e-mail, password or metadata.
+    func updateUser(_ changes: UserChanges, for session: Session) async throws -> User
+
+    /// Deletes the signed-in user's account.
+    func deleteAccount(_ session: Session) async throws
+
+    /// Ends sessions on the server. Callers treat failures as best-effort.
+    func signOut(_ session: Session, scope: LogoutScope) async throws
+}

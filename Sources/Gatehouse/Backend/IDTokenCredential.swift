@@ -1,0 +1,25 @@
+/// An ID token from Sign in with Apple or Google Sign-In.
+public struct IDTokenCredential: Sendable, Equatable {
+    /// The identity provider.
+    public enum Provider: String, Sendable, Equatable, CaseIterable {
+        case apple
+        case google
+    }
+
+    /// Who issued the token.
+    public var provider: Provider
+    /// The JWT the provider returned.
+    public var idToken: String
+    /// The raw nonce whose SHA-256 the token carries, when one was used.
+    public var nonce: String?
+    /// The provider's access token (Google), when available.
+    public var accessToken: String?
+
+    /// Creates a credential.
+    public init(provider: Provider, idToken: String, nonce: String? = nil, accessToken: String? = nil) {
+        self.provider = provider
+        self.idToken = idToken
+        self.nonce = nonce
+        self.accessToken = accessToken
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+extension AuthError {
+    /// No user is signed in.
+    public static func notSignedIn() -> AuthError {
+        AuthError(
+            code: .notSignedIn,
+            message: "You are not signed in.",
+            recoverySuggestion: "Sign in and try again."
+        )
+    }
+
+    /// The server could not be reached.
+    public static func networkUnavailable(underlying: String? = nil) -> AuthError {
+        AuthError(
+            code: .networkUnavailable,
+            message: "The server could not be reached.",
+            recoverySuggestion: "Check your connection and try again.",
+            isRetryable: true,
+            underlying: underlying
+        )
+    }
+
+    /// The server answered with something that is not what the protocol promises.
+    public static func invalidResponse(status: Int? = nil, underlying: String? = nil) -> AuthError {
+        AuthError(
+            code: .invalidResponse,
+            message: "The server sent a response that could not be understood.",
+            recoverySuggestion: "Try again later; if it persists, check the server URL.",
+            isRetryable: true,
+            httpStatus: status,
+            underlying: underlying
+        )
+    }
+
+    /// The e-mail or password is wrong (never says which).
+    public static func invalidCredentials() -> AuthError {
+        AuthError(
+            code: .invalidCredentials,
+            message: "The e-mail address or password is incorrect.",
+            recoverySuggestion: "Check them and try again, or reset your password.",
+            httpStatus: 400
+        )
+    }
+
+    /// A result arrived for a session that has since ended or been replaced.
+    public static func sessionSuperseded() -> AuthError {
+        AuthError(
+            code: .sessionSuperseded,
+            message: "The session changed while this operation was running.",
+            recoverySuggestion: "Try again with the current session."
+        )
+    }
+
+    /// The stored session could not be read or written.
+    public static func storageFailure(_ underlying: String) -> AuthError {
+        AuthError(
+            code: .storageFailure,
+            message: "The stored session could not be accessed.",
+            recoverySuggestion: "Try again; if it persists, check the session store's permissions.",
+            isRetryable: true,
+            underlying: underlying
+        )
+    }
+
+    /// The stored session is unreadable; it was left in place.
+    public static func storageCorrupt(location: String, underlying: String? = nil) -> AuthError {
+        AuthError(
+            code: .storageCorrupt,
+            message: "The stored session at \(location) is unreadable.",
+            recoverySuggestion: "Sign in again to replace it (the unreadable copy is kept beside it), or remove the file.",
+            underlying: underlying
+        )
+    }
+
+    /// The store is locked, for example before the device's first unlock.
+    public static func storageLocked() -> AuthError {
+        AuthError(
+            code: .storageLocked,
+            message: "Stored credentials are unavailable while the device is locked.",
+            recoverySuggestion: "Retry after the device is unlocked.",
+            isRetryable: true
+        )
+    }
+
+    /// The backend does not offer this operation.
+    public static func notSupported(_ operation: String) -> AuthError {
+        AuthError(
+            code: .notSupported,
+            message: "This server does not support \(operation).",
+            recoverySuggestion: "Use another sign-in method."
+        )
+    }
+
+    /// The request is invalid (empty e-mail, malformed input).
+    public static func validationFailed(_ message: String) -> AuthError {
+        AuthError(code: .validationFailed, message: message, recoverySuggestion: "Correct the input and try again.")
+    }
+
+    /// Wraps any error as an `AuthError`, keeping one that already is.
+    public static func wrapping(_ error: any Error) -> AuthError {
+        if let error = error as? AuthError { return error }
+        if error is CancellationError {
+            return AuthError(code: .cancelled, message: "The operation was cancelled.", isRetryable: true)
+        }
+        return AuthError(
+            code: .unexpectedFailure,
+            message: "Something went wrong.",
+            recoverySuggestion: "Try again.",
+            isRetryable: true,
+            underlying: String(describing: error)
+        )
+    }
+}

@@ -1,0 +1,58 @@
+public import Foundation
+
+/// A signed-in user, guest or permanent.
+public struct User: Sendable, Hashable, Codable, Identifiable {
+    /// The user's stable identifier (a UUID string on GoTrue-compatible servers).
+    public var id: String
+    /// The e-mail address, if the user has one (guests do not).
+    public var email: String?
+    /// Whether this is a guest (anonymous) user who can be upgraded later.
+    public var isAnonymous: Bool
+    /// When the account was created.
+    public var createdAt: Date?
+    /// When the user last signed in.
+    public var lastSignInAt: Date?
+    /// When the e-mail address was confirmed, if it was.
+    public var emailConfirmedAt: Date?
+    /// Server-controlled metadata (provider, roles); users cannot change it.
+    public var appMetadata: [String: JSONValue]
+    /// User-controlled metadata (display name, preferences).
+    public var userMetadata: [String: JSONValue]
+
+    /// Creates a user value.
+    public init(
+        id: String,
+        email: String? = nil,
+        isAnonymous: Bool = false,
+        createdAt: Date? = nil,
+        lastSignInAt: Date? = nil,
+        emailConfirmedAt: Date? = nil,
+        appMetadata: [String: JSONValue] = [:],
+        userMetadata: [String: JSONValue] = [:]
+    ) {
+        self.id = id
+        self.email = email
+        self.isAnonymous = isAnonymous
+        self.createdAt = createdAt
+        self.lastSignInAt = lastSignInAt
+        self.emailConfirmedAt = emailConfirmedAt
+        self.appMetadata = appMetadata
+        self.userMetadata = userMetadata
+    }
+}
+
+extension User {
+    /// Creates a user from the GoTrue wire representation.
+    public init(wire: WireUser) {
+        self.init(
+            id: wire.id.uuidString.lowercased(),
+            email: wire.email,
+            isAnonymous: wire.isAnonymous,
+            createdAt: wire.createdAt,
+            lastSignInAt: wire.lastSignInAt,
+            emailConfirmedAt: wire.emailConfirmedAt,
+            appMetadata: wire.appMetadata,
+            userMetadata: wire.userMetadata
+        )
+    }
+}

@@ -1,0 +1,117 @@
+/// Fire-and-forget forms for button actions: they start the operation and return at once.
+/// Progress and errors show in ``AuthService/authSession``; the optional callbacks run on the
+/// main actor when the operation ends.
+///
+/// ```swift
+/// Button("Continue as Guest") { auth.signInAnonymously() }
+///     .disabled(auth.authSession.isLoading)
+/// Button("Send Code") { auth.sendMagicCode(to: email) { codeSent = true } }
+/// ```
+extension AuthService {
+    /// Starts ``signUp(email:password:)``.
+    public func signUp(
+        email: String,
+        password: String,
+        onSuccess: (@MainActor (SignUpResult) -> Void)? = nil,
+        onError: (@MainActor (AuthError) -> Void)? = nil
+    ) {
+        launch({ try await self.signUp(email: email, password: password) }, onSuccess, onError)
+    }
+
+    /// Starts ``signIn(email:password:)``.
+    public func signIn(
+        email: String,
+        password: String,
+        onSuccess: (@MainActor (User) -> Void)? = nil,
+        onError: (@MainActor (AuthError) -> Void)? = nil
+    ) {
+        launch({ try await self.signIn(email: email, password: password) }, onSuccess, onError)
+    }
+
+    /// Starts ``signInAnonymously()``.
+    public func signInAnonymously(
+        onSuccess: (@MainActor (User) -> Void)? = nil,
+        onError: (@MainActor (AuthError) -> Void)? = nil
+    ) {
+        launch({ try await self.signInAnonymously() }, onSuccess, onError)
+    }
+
+    /// Starts ``signInWithApple(idToken:nonce:)``.
+    public func signInWithApple(
+        idToken: String,
+        nonce: String?,
+        onSuccess: (@MainActor (User) -> Void)? = nil,
+        onError: (@MainActor (AuthError) -> Void)? = nil
+    ) {
+        launch({ try await self.signInWithApple(idToken: idToken, nonce: nonce) }, onSuccess, onError)
+    }
+
+    /// Starts ``signInWithGoogle(idToken:nonce:)``.
+    public func signInWithGoogle(
+        idToken: String,
+        nonce: String?,
+        onSuccess: (@MainActor (User) -> Void)? = nil,
+        onError: (@MainActor (AuthError) -> Void)? = nil
+    ) {
+        launch({ try await self.signInWithGoogle(idToken: idToken, nonce: nonce) }, onSuccess, onError)
+    }
+
+    /// Starts ``sendMagicCode(to:)``.
+    public func sendMagicCode(
+        to email: String,
+        onSuccess: (@MainActor () -> Void)? = nil,
+        onError: (@MainActor (AuthError) -> Void)? = nil
+    ) {
+        launch({ try await self.sendMagicCode(to: email) }, onSuccess.map { callback in { _ in callback() } }, onError)
+    }
+
+    /// Starts ``verifyMagicCode(email:code:)``.
+    public func verifyMagicCode(
+        email: String,
+        code: String,
+        onSuccess: (@MainActor (User) -> Void)? = nil,
+        onError: (@MainActor (AuthError) -> Void)? = nil
+    ) {
+        launch({ try await self.verifyMagicCode(email: email, code: code) }, onSuccess, onError)
+    }
+
+    /// Starts ``resetPassword(email:)``.
+    public func resetPassword(
+        email: String,
+        onSuccess: (@MainActor () -> Void)? = nil,
+        onError: (@MainActor (AuthError) -> Void)? = nil
+    ) {
+        launch({ try await self.resetPassword(email: email) }, onSuccess.map { callback in { _ in callback() } }, onError)
+    }
+
+    /// Starts ``deleteAccount()``.
+    public func deleteAccount(
+        onSuccess: (@MainActor () -> Void)? = nil,
+        onError: (@MainActor (AuthError) -> Void)? = nil
+    ) {
+        launch({ try await self.deleteAccount() }, onSuccess.map { callback in { _ in callback() } }, onError)
+    }
+
+    /// Starts ``signOut(scope:)``; sign-out never fails, so there is only a completion callback.
+    public func signOut(scope: LogoutScope = .local, onSuccess: (@MainActor () -> Void)? = nil) {
+        Task {
+            await self.signOut(scope: scope)
+            onSuccess?()
+        }
+    }
+
+    private func launch<Result: Sendable>(
+        _ body: @escaping @MainActor () async throws -> Result,
+        _ onSuccess: (@MainActor (Result) -> Void)?,
+        _ onError: (@MainActor (AuthError) -> Void)?
+    ) {
+        Task {
+            do {
+                let result = try await body()
+                onSuccess?(result)
+            } catch {
+                onError?(AuthError.wrapping(error))
+            }
+        }
+    }
+}

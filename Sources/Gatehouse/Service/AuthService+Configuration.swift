@@ -1,0 +1,34 @@
+public import Foundation
+
+extension AuthService {
+    /// How an ``AuthService`` behaves; the defaults suit apps.
+    public struct Configuration: Sendable {
+        /// An access token this close to expiry (seconds) is refreshed before it is handed out.
+        public var refreshLeeway: TimeInterval
+        /// Whether ``AuthService/restoreSession()`` verifies the restored session with the
+        /// backend afterwards (refreshing it when expired).
+        public var verifiesRestoredSession: Bool
+        /// Backoff between verification attempts that failed for a transient reason; when the
+        /// list runs out, verification stops until the next restore or token request.
+        public var verificationRetryDelays: [Duration]
+        /// Time, injectable for tests.
+        public var clock: AuthClock
+        /// Diagnostics.
+        public var log: LogSink
+
+        /// Creates a configuration.
+        public init(
+            refreshLeeway: TimeInterval = 60,
+            verifiesRestoredSession: Bool = true,
+            verificationRetryDelays: [Duration] = [.seconds(2), .seconds(10), .seconds(30), .seconds(120)],
+            clock: AuthClock = .system,
+            log: LogSink = .disabled
+        ) {
+            self.refreshLeeway = refreshLeeway
+            self.verifiesRestoredSession = verifiesRestoredSession
+            self.verificationRetryDelays = verificationRetryDelays
+            self.clock = clock
+            self.log = log
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+extension AuthService {
+    /// Creates an account with e-mail and password.
+    ///
+    /// When a guest is signed in, the guest is upgraded in place and keeps its id where the
+    /// backend allows. When the backend requires e-mail confirmation, a code is sent and the
+    /// result says so.
+    @discardableResult
+    public func signUp(email: String, password: String) async throws -> SignUpResult {
+        try await operation {
+            let email = try Self.validatedEmail(email)
+            try Self.validatePasswordPresent(password)
+            let started = generation
+            let guest = tokens.flatMap { $0.user.isAnonymous ? $0 : nil }
+            switch try await backend.signUp(email: email, password: password, upgrading: guest) {
+            case .signedIn(let new):
+                try establish(new, startedIn: started)
+                return .signedIn(new.user)
+            case .confirmationRequired:
+                return .confirmationRequired(email: email)
+            }
+        }
+    }
+
+    /// Confirms a sign-up with the code e-mailed to the address, and signs in.
+    @discardableResult
+    public func confirmSignUp(email: String, code: String) async throws -> User {
+        try await verify(email: email, code: code, type: .signup)
+    }
+
+    /// Signs in with e-mail and password.
+    @discardableResult
+    public func signIn(email: String, password: String) async throws -> User {
+        try await operation {
+            let email = try Self.validatedEmail(email)
+            try Self.validatePasswordPresent(password)
+            let started = generation
+            let new = try await backend.signIn(email: email, password: password)
+            try establish(new, startedIn: started)
+            return new.user
+        }
+    }
+
+    /// Signs in as a new guest user, who can be upgraded later by signing up or signing in
+    /// with Apple or Google.
+    @discardableResult
+    public func signInAnonymously() async throws -> User {
+        try await operation {
+            let started = generation
+            let new = try await backend.signInAnonymously()
+            try establish(new, startedIn: started)
+            return new.user
+        }
+    }
+
+    /// Signs in with an ID token from Sign in with Apple. A signed-in guest is upgraded in
+    /// place where the backend allows.
+    ///
+    /// - Parameters:
+    ///   - idToken: The identity token Apple returned.
+    ///   - nonce: The raw nonce whose SHA-256 was sent in the Apple request.
+    @discardableResult
+    public func signInWithApple(idToken: String, nonce: String?) async throws -> User {
+        try await signIn(with: IDTokenCredential(provider: .apple, idToken: idToken, nonce: nonce))
+    }
+
+    /// Signs in with an ID token from Google Sign-In. A signed-in guest is upgraded in place
+    /// where the backend allows.
+    @discardableResult
+    public func signInWithGoogle(idToken: String, nonce: String?) async throws -> User {
+        try await signIn(with: IDTokenCredential(provider: .google, idToken: idToken, nonce: nonce))
+    }
+
+    /// Signs in with any supported ID token.
+    @discardableResult
+    public func signIn(with credential: IDTokenCredential) async throws -> User {
+        try await operation {
+            let started = generation
+            let guest = tokens.flatMap { $0.user.isAnonymous ? $0 : nil }
+            let new = try await backend.signIn(with: credential, upgrading: guest)
+            try establish(new, startedIn: started)
+            return new.user
+        }
+    }
+
+    /// Sends a one-time sign-in code to an e-mail address.
+    public func sendMagicCode(to email: String) async throws {
+        try await operation {
+            try await backend.sendMagicCode(to: Self.validatedEmail(email))
+        }
+    }
+
+    /// Verifies a one-time code from ``sendMagicCode(to:)`` and signs in.
+    @discardableResult
+    public func verifyMagicCode(email: String, code: String) async throws -> User {
+        try await verify(email: email, code: code, type: .email)
+    }
+
+    /// Sends a password-reset message to an e-mail address. Succeeds for unknown addresses
+    /// too, so it never reveals whether an address is registered.
+    public func resetPassword(email: String) async throws {
+        try await operation {
+            try await backend.resetPassword(email: Self.validatedEmail(email))
+        }
+    }
+
+    /// Changes the signed-in user's e-mail, password or metadata.
+    @discardableResult
+    public func updateUser(_ changes: UserChanges) async throws -> User {
+        try await operation {
+            guard let current = tokens else { throw AuthError.notSignedIn() }
+            let started = generation
+            let user = try await backend.updateUser(changes, for: current)
+            guard started == generation else { throw AuthError.sessionSuperseded() }
+            let wasAnonymous = current.user.isAnonymous
+            applyUser(user)
+            if wasAnonymous != user.isAnonymous {
+                _ = try? await refreshedSession()
+            }
+            return user
+        }
+    }
+
+    /// Deletes the signed-in user's account on the server, then forgets the session locally.
+    ///
+    /// Nothing changes locally if the server refuses; an account that is already gone counts
+    /// as deleted.
+    public func deleteAccount() async throws {
+        try await operation {
+            guard let current = tokens else { throw AuthError.notSignedIn() }
+            let started = generation
+            do {
+                try await backend.deleteAccount(current)
+            } catch let error as AuthError where error.code == .userNotFound {
+                // Already gone: finish the local part.
+            }
+            guard started == generation else { throw AuthError.sessionSuperseded() }
+            if let failure = endSessionLocally(event: .userDeleted) { throw failure }
+        }
+    }
+
+    private func verify(email: String, code: String, type: VerificationType) async throws -> User {
+        try await operation {
+            let email = try Self.validatedEmail(email)
+            let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !code.isEmpty else { throw AuthError.validationFailed("Enter the code from the e-mail.") }
+            let started = generation
+            let new = try await backend.verifyCode(email: email, code: code, type: type)
+            try establish(new, startedIn: started)
+            return new.user
+        }
+    }
+
+    static func validatedEmail(_ email: String) throws -> String {
+        let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !trimmed.contains(where: \.isWhitespace)
+        else {
+            throw AuthError.validationFailed("Enter a valid e-mail address.")
+        }
+        return trimmed
+    }
+
+    static func validatePasswordPresent(_ password: String) throws {
+        guard !password.isEmpty else { throw AuthError.validationFailed("Enter a password.") }
+    }
+}

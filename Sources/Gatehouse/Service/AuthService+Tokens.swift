@@ -1,0 +1,70 @@
+import Foundation
+
+/// A refresh in progress, joined by every caller of the same generation.
+struct RefreshFlight {
+    let id: Int
+    let generation: Int
+    let task: Task<Session, any Error>
+}
+
+extension AuthService {
+    /// A valid access token for the signed-in user, refreshed first when it is within
+    /// ``Configuration/refreshLeeway`` of expiry.
+    ///
+    /// Any number of concurrent callers share one refresh request.
+    ///
+    /// - Throws: ``ErrorCode/notSignedIn`` when nobody is signed in; the refresh's error when
+    ///   refreshing fails (a definitive one also signs the user out).
+    public func accessToken() async throws -> String {
+        guard let current = tokens else { throw AuthError.notSignedIn() }
+        if !current.expires(within: configuration.refreshLeeway, of: configuration.clock.now()) {
+            return current.accessToken
+        }
+        return try await refreshedSession().accessToken
+    }
+
+    /// The current tokens, refreshed now (joining a refresh already running).
+    @discardableResult
+    public func refreshSession() async throws -> Session {
+        try await refreshedSession()
+    }
+
+    func refreshedSession() async throws -> Session {
+        guard let current = tokens else { throw AuthError.notSignedIn() }
+        if let flight = refreshFlight, flight.generation == generation {
+            return try await flight.task.value
+        }
+        let started = generation
+        let id = nextFlightID
+        nextFlightID += 1
+        let task = Task<Session, any Error> {
+            defer { if self.refreshFlight?.id == id { self.refreshFlight = nil } }
+            let fresh: Session
+            do {
+                fresh = try await self.backend.refresh(current)
+            } catch {
+                let authError = AuthError.wrapping(error)
+                guard started == self.generation else { throw AuthError.sessionSuperseded() }
+                if authError.endsSession { self.handleSessionEnded(by: authError, rejected: current) }
+                throw authError
+            }
+            guard started == self.generation else { throw AuthError.sessionSuperseded() }
+            self.adoptRefreshed(fresh)
+            return fresh
+        }
+        refreshFlight = RefreshFlight(id: id, generation: started, task: task)
+        return try await task.value
+    }
+
+    private func adoptRefreshed(_ fresh: Session) {
+        let previousUser = tokens?.user
+        tokens = fresh
+        persist(fresh)
+        isSessionVerified = true
+        if previousUser != fresh.user {
+            session = .success(fresh.user)
+            events.send(.userUpdated(fresh.user))
+        }
+        events.send(.tokenRefreshed(fresh.user))
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+public import Observation
+
+/// Owns the signed-in session: restores it at launch, signs users in and out, keeps tokens
+/// fresh, and publishes every change for SwiftUI (through Observation) and for other code
+/// (through ``authStateChanges``).
+///
+/// Create one per app, at the entry point, and pass it to the view models that need it;
+/// view models never create their own.
+///
+/// ```swift
+/// @main
+/// struct MyApp: App {
+///     @State private var auth = AuthService(backend: GoTrueBackend(url: serverURL))
+///     var body: some Scene {
+///         WindowGroup { AuthGuardView(auth: auth) { MainView() } signIn: { SignInView() } }
+///     }
+/// }
+/// ```
+///
+/// Every operation updates ``operationStatus`` and ``authSession``'s error, so views need no
+/// local loading or error state. The service guarantees:
+/// - Restore is offline-first: ``restoreSession()`` publishes the stored session at once and
+///   verifies it with the backend afterwards.
+/// - Only definitive server answers (``AuthError/endsSession``) sign a user out; a network
+///   failure or a locked store never does.
+/// - ``signOut(scope:)`` never fails: it deletes the stored session first, publishes the
+///   signed-out state, and only then tells the backend, best-effort. App data is not touched.
+/// - Token refresh is single-flight, and a result that arrives after sign-out or after another
+///   user signed in is dropped.
+@Observable
+@MainActor
+public final class AuthService {
+    /// The session lifecycle: `.notInitiated` at launch, `.loading` while restoring,
+    /// `.success(user)` (`nil`: nobody signed in) or `.failure` when the store could not be read.
+    public internal(set) var session: Loadable<User?> = .notInitiated
+
+    /// The status of the current or last operation.
+    public internal(set) var operationStatus: OperationStatus = .idle
+
+    /// The error of the last failed operation; cleared when an operation starts.
+    public internal(set) var operationError: AuthError?
+
+    /// Whether the backend has confirmed the current session since it was restored or obtained.
+    /// A restored session is usable before this turns `true` (offline-first).
+    public internal(set) var isSessionVerified = false
+
+    @ObservationIgnored let backend: any AuthBackend
+    @ObservationIgnored let store: any SessionStore
+    @ObservationIgnored let configuration: Configuration
+    @ObservationIgnored let events = EventBroadcaster()
+    /// The tokens of the signed-in user.
+    @ObservationIgnored var tokens: Session?
+    /// Incremented whenever the signed-in session is replaced or ended; results of work started
+    /// under an older generation are dropped.
+    @ObservationIgnored var generation = 0
+    @ObservationIgnored var refreshFlight: RefreshFlight?
+    @ObservationIgnored var nextFlightID = 0
+    @ObservationIgnored var verification: Task<Void, Never>?
+
+    /// Creates the service.
+    ///
+    /// - Parameters:
+    ///   - backend: The authentication provider.
+    ///   - store: Where the session is kept; defaults to the keychain on Apple platforms and a
+    ///     0600 file under `~/.config/gatehouse` elsewhere.
+    ///   - configuration: Refresh, verification, clock and logging settings.
+    public init(
+        backend: any AuthBackend,
+        store: (any SessionStore)? = nil,
+        configuration: Configuration = Configuration()
+    ) {
+        self.backend = backend
+        self.store = store ?? Self.platformDefaultStore()
+        self.configuration = configuration
+    }
+
+    /// The value a view reads: state, operation status and error together.
+    public var authSession: AuthSession {
+        AuthSession(state: state, operationStatus: operationStatus, error: operationError)
+    }
+
+    /// Who is signed in.
+    public var state: AuthState { AuthState(session) }
+
+    /// The signed-in user, guest or permanent.
+    public var currentUser: User? { session.value ?? nil }
+
+    /// Whether a user is signed in, guest or permanent.
+    public var isSignedIn: Bool { currentUser != nil }
+
+    /// Whether a permanent (non-guest) user is signed in. Guests are signed in but not
+    /// authenticated: check ``isSignedIn`` to include them.
+    public var isAuthenticated: Bool { state.isAuthenticated }
+
+    /// Whether the signed-in user is a guest.
+    public var isAnonymous: Bool { currentUser?.isAnonymous ?? false }
+
+    /// A new stream of session changes. It starts with ``AuthEvent/initialSession(_:)`` when the
+    /// session is already known, and ends when the consumer stops iterating.
+    public var authStateChanges: AsyncStream<AuthEvent> {
+        events.subscribe(initial: session.value.map { AuthEvent.initialSession($0) })
+    }
+
+    /// Clears the error of the last operation and returns the status to idle.
+    public func clearError() {
+        operationError = nil
+        if operationStatus == .error { operationStatus = .idle }
+    }
+
+    private static func platformDefaultStore() -> any SessionStore {
+        #if canImport(Security)
+        return KeychainSessionStore()
+        #else
+        return FileSessionStore()
+        #endif
+    }
+}

@@ -1,0 +1,88 @@
+public import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A session store that keeps the session in one JSON file readable only by its owner.
+///
+/// The default store on Linux. The file is created with mode 0600 inside a folder with mode
+/// 0700, under `$XDG_CONFIG_HOME` (or `~/.config`). Every write goes to a temporary file that
+/// is flushed to disk and then renamed over the old one, so a crash leaves either the old or
+/// the new session, never half of one.
+///
+/// A file that cannot be decoded is reported as ``ErrorCode/storageCorrupt`` and left in place;
+/// the next ``save(_:)`` moves it aside to `<name>.corrupt` before writing, so nothing is lost
+/// silently.
+public struct FileSessionStore: SessionStore {
+    /// The file the session lives in.
+    public let fileURL: URL
+
+    /// Creates a store that keeps the session at `fileURL`.
+    public init(fileURL: URL) {
+        self.fileURL = fileURL
+    }
+
+    /// Creates a store at `<config>/<namespace>/<name>.json`, where `<config>` is
+    /// `$XDG_CONFIG_HOME` or `~/.config`.
+    public init(namespace: String = "gatehouse", name: String = "session") {
+        self.init(fileURL: Self.defaultDirectory(namespace: namespace).appendingPathComponent("\(name).json"))
+    }
+
+    /// `$XDG_CONFIG_HOME/<namespace>`, or `~/.config/<namespace>` when the variable is unset or relative.
+    public static func defaultDirectory(
+        namespace: String = "gatehouse",
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        let base: URL
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            base = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else {
+            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? FileManager.default.homeDirectoryForCurrentUser
+            base = home.appendingPathComponent(".config", isDirectory: true)
+        }
+        return base.appendingPathComponent(namespace, isDirectory: true)
+    }
+
+    public func load() throws -> Session? {
+        let data: Data
+        do {
+            guard let read = try FileIO.readIfPresent(fileURL.path) else { return nil }
+            data = read
+        } catch {
+            throw AuthError.storageFailure("reading \(fileURL.path): \(error)")
+        }
+        do {
+            return try StoredSessionFile.decode(data)
+        } catch {
+            throw AuthError.storageCorrupt(location: fileURL.path, underlying: String(describing: error))
+        }
+    }
+
+    public func save(_ session: Session) throws {
+        let path = fileURL.path
+        let directory = fileURL.deletingLastPathComponent().path
+        do {
+            try FileIO.makePrivateDirectory(directory)
+            if let existing = try FileIO.readIfPresent(path), (try? StoredSessionFile.decode(existing)) == nil {
+                try FileIO.rename(path, to: path + ".corrupt")
+            }
+            try FileIO.writeAtomically(StoredSessionFile.encode(session), to: path, directory: directory)
+        } catch {
+            throw AuthError.storageFailure("writing \(path): \(error)")
+        }
+    }
+
+    public func delete() throws {
+        do {
+            try FileIO.removeIfPresent(fileURL.path)
+        } catch {
+            throw AuthError.storageFailure("removing \(fileURL.path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,26 @@
+/// Where the signed-in session is kept between launches.
+///
+/// Gatehouse ships ``FileSessionStore`` (the Linux default: one 0600 JSON file),
+/// ``KeychainSessionStore`` (Apple platforms) and ``InMemorySessionStore`` (tests, previews).
+/// The calls are synchronous so that ``AuthService`` can check and write with no suspension
+/// point between them.
+///
+/// Implementations throw ``AuthError`` values and keep three outcomes apart: nothing stored
+/// (`load()` returns `nil`), a store that cannot be read right now (``ErrorCode/storageLocked``,
+/// ``ErrorCode/storageFailure``), and stored bytes that cannot be decoded
+/// (``ErrorCode/storageCorrupt``). Only the first means "signed out".
+///
+/// ```swift
+/// let store = InMemorySessionStore()
+/// let service = AuthService(backend: InMemoryAuthBackend(), store: store)
+/// ```
+public protocol SessionStore: Sendable {
+    /// Reads the stored session; `nil` when none is stored.
+    func load() throws -> Session?
+
+    /// Replaces the stored session, atomically: a reader sees the old or the new one, never a mix.
+    func save(_ session: Session) throws
+
+    /// Removes the stored session. Removing when nothing is stored succeeds.
+    func delete() throws
+}
