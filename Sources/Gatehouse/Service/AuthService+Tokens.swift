@@ -30,9 +30,21 @@ extension AuthService {
     }
 
     func refreshedSession() async throws -> Session {
-        guard let current = tokens else { throw AuthError.notSignedIn() }
+        guard var current = tokens else { throw AuthError.notSignedIn() }
         if let flight = refreshFlight, flight.generation == generation {
             return try await flight.task.value
+        }
+        // Another process sharing the store (an app extension, a second CLI run) may have
+        // rotated the token already: adopt its session rather than presenting a used token.
+        if let stored = try? store.load(), stored.user.id == current.user.id,
+            stored.refreshToken != current.refreshToken
+        {
+            configuration.log(.info, "Adopted a session refreshed by another process")
+            tokens = stored
+            current = stored
+            if !stored.expires(within: configuration.refreshLeeway, of: configuration.clock.now()) {
+                return stored
+            }
         }
         let started = generation
         let id = nextFlightID
