@@ -28,10 +28,18 @@ let package = Package(
             name: "GatehouseTesting",
             dependencies: [
                 "Gatehouse",
-                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
+                .product(
+                    name: "Crypto",
+                    package: "swift-crypto",
+                    condition: .when(platforms: [.linux, .android, .windows])
+                ),
             ]
         ),
-        .executableTarget(name: "gatehouse-restore-benchmark", dependencies: ["Gatehouse", "GatehouseTesting"], path: "Benchmarks/RestoreBenchmark"),
+        .executableTarget(
+            name: "gatehouse-restore-benchmark",
+            dependencies: ["Gatehouse", "GatehouseTesting"],
+            path: "Benchmarks/RestoreBenchmark"
+        ),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "GatehouseTesting"]),
     ]

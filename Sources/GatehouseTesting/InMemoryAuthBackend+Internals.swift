@@ -113,7 +113,10 @@ extension InMemoryAuthBackend {
     func issueCode(to email: String, type: VerificationType) {
         var generator = SystemRandomNumberGenerator()
         let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
-        codes[email, default: [:]][type] = CodeRecord(code: code, expiresAt: now.addingTimeInterval(configuration.codeLifetime))
+        codes[email, default: [:]][type] = CodeRecord(
+            code: code,
+            expiresAt: now.addingTimeInterval(configuration.codeLifetime)
+        )
         sent.append(SentCode(email: email, code: code, type: type, sentAt: now))
     }
 

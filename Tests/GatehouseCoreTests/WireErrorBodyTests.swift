@@ -9,7 +9,9 @@ struct WireErrorBodyTests {
     }
 
     @Test func decodesTheLegacyEnvelope() throws {
-        let body = try decode(#"{"code": 400, "error_code": "invalid_credentials", "msg": "Invalid login credentials"}"#)
+        let body = try decode(
+            #"{"code": 400, "error_code": "invalid_credentials", "msg": "Invalid login credentials"}"#
+        )
         #expect(body.code == .invalidCredentials)
         #expect(body.message == "Invalid login credentials")
         #expect(body.envelope == .legacy(status: 400))
@@ -29,7 +31,9 @@ struct WireErrorBodyTests {
     }
 
     @Test func decodesWeakPasswordReasons() throws {
-        let body = try decode(#"{"code": "weak_password", "message": "weak", "weak_password": {"reasons": ["length", "pwned"]}}"#)
+        let body = try decode(
+            #"{"code": "weak_password", "message": "weak", "weak_password": {"reasons": ["length", "pwned"]}}"#
+        )
         #expect(body.weakPassword?.reasons == ["length", "pwned"])
     }
 
@@ -44,7 +48,10 @@ struct WireErrorBodyTests {
     @Test func encodesBothEnvelopes() throws {
         let encoder = WireCoding.makeEncoder()
         let legacy = WireErrorBody(code: .badJWT, message: "bad", envelope: .legacy(status: 403))
-        #expect(String(decoding: try encoder.encode(legacy), as: UTF8.self) == #"{"code":403,"error_code":"bad_jwt","msg":"bad"}"#)
+        #expect(
+            String(decoding: try encoder.encode(legacy), as: UTF8.self)
+                == #"{"code":403,"error_code":"bad_jwt","msg":"bad"}"#
+        )
         let modern = WireErrorBody(code: .badJWT, message: "bad", envelope: .v20240101)
         #expect(String(decoding: try encoder.encode(modern), as: UTF8.self) == #"{"code":"bad_jwt","message":"bad"}"#)
     }

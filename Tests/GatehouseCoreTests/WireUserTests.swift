@@ -19,7 +19,12 @@ struct WireUserTests {
     }
 
     @Test func encodesAUserRoundTrip() throws {
-        let user = WireUser(id: UUID(), email: "ada@example.com", createdAt: Date(timeIntervalSince1970: 1_700_000_000), updatedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        let user = WireUser(
+            id: UUID(),
+            email: "ada@example.com",
+            createdAt: Date(timeIntervalSince1970: 1_700_000_000),
+            updatedAt: Date(timeIntervalSince1970: 1_700_000_000)
+        )
         let data = try WireCoding.makeEncoder().encode(user)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains(#""phone":"""#), "phone is an empty string, never null")
@@ -28,7 +33,8 @@ struct WireUserTests {
     }
 
     @Test func anEmptyEmailDecodesAsNone() throws {
-        let json = #"{"id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"","created_at":"2024-01-02T03:04:05Z","is_anonymous":true}"#
+        let json =
+            #"{"id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"","created_at":"2024-01-02T03:04:05Z","is_anonymous":true}"#
         let user = try WireCoding.makeDecoder().decode(WireUser.self, from: Data(json.utf8))
         #expect(user.email == nil)
         #expect(user.isAnonymous)

@@ -39,13 +39,19 @@ struct AuthServiceRefreshTests {
         #expect(tokens.count == 1)
         #expect(tokens.first == fixture.store.storedSession?.accessToken)
         // The refreshed token works against the backend.
-        #expect(try await fixture.backend.user(for: #require(fixture.store.storedSession)).id == service.currentUser?.id)
+        #expect(
+            try await fixture.backend.user(for: #require(fixture.store.storedSession)).id == service.currentUser?.id
+        )
     }
 
     @Test func aRefreshFinishingAfterSignOutDoesNotResurrectTheSession() async throws {
         let fixture = Fixture()
         let gated = GatedBackend(fixture.backend)
-        let service = AuthService(backend: gated, store: fixture.store, configuration: .init(clock: fixture.clock.authClock))
+        let service = AuthService(
+            backend: gated,
+            store: fixture.store,
+            configuration: .init(clock: fixture.clock.authClock)
+        )
         try await service.signInAnonymously()
         fixture.clock.advance(by: 3600)
         await gated.close(.refresh)
@@ -66,7 +72,11 @@ struct AuthServiceRefreshTests {
     @Test func aRefreshFinishingAfterAnotherUserSignedInIsDropped() async throws {
         let fixture = Fixture()
         let gated = GatedBackend(fixture.backend)
-        let service = AuthService(backend: gated, store: fixture.store, configuration: .init(clock: fixture.clock.authClock))
+        let service = AuthService(
+            backend: gated,
+            store: fixture.store,
+            configuration: .init(clock: fixture.clock.authClock)
+        )
         await fixture.backend.seedUser(email: "bob@example.com", password: password)
         try await service.signInAnonymously()
         fixture.clock.advance(by: 3600)
@@ -130,7 +140,11 @@ struct AuthServiceRefreshTests {
     @Test func alreadyUsedAfterAnotherProcessRefreshedDoesNotSignOut() async throws {
         let fixture = Fixture()
         let gated = GatedBackend(fixture.backend)
-        let service = AuthService(backend: gated, store: fixture.store, configuration: .init(clock: fixture.clock.authClock))
+        let service = AuthService(
+            backend: gated,
+            store: fixture.store,
+            configuration: .init(clock: fixture.clock.authClock)
+        )
         try await service.signInAnonymously()
         fixture.clock.advance(by: 3600)
         await gated.close(.refresh)

@@ -13,7 +13,10 @@ struct AuthServiceSignInTests {
 
         let result = try await fixture.service.signUp(email: "Ada@Example.com", password: password)
 
-        guard case .signedIn(let user) = result else { Issue.record("expected signedIn, got \(result)"); return }
+        guard case .signedIn(let user) = result else {
+            Issue.record("expected signedIn, got \(result)")
+            return
+        }
         #expect(fixture.service.session == .success(user))
         #expect(fixture.service.state == .authenticated(user))
         #expect(fixture.service.operationStatus == .success)
@@ -82,7 +85,10 @@ struct AuthServiceSignInTests {
 
         let result = try await fixture.service.signUp(email: "ada@example.com", password: password)
 
-        guard case .signedIn(let upgraded) = result else { Issue.record("expected signedIn"); return }
+        guard case .signedIn(let upgraded) = result else {
+            Issue.record("expected signedIn")
+            return
+        }
         #expect(upgraded.id == guest.id)
         #expect(!upgraded.isAnonymous)
         #expect(fixture.service.state == .authenticated(upgraded))
@@ -92,7 +98,12 @@ struct AuthServiceSignInTests {
     @Test func guestSignInWithAppleKeepsTheSameUserID() async throws {
         let fixture = Fixture()
         let guest = try await fixture.service.signInAnonymously()
-        let token = await fixture.backend.makeIDToken(provider: .apple, subject: "apple-1", email: "a@icloud.com", nonce: "n1")
+        let token = await fixture.backend.makeIDToken(
+            provider: .apple,
+            subject: "apple-1",
+            email: "a@icloud.com",
+            nonce: "n1"
+        )
 
         let user = try await fixture.service.signInWithApple(idToken: token, nonce: "n1")
 
@@ -117,7 +128,10 @@ struct AuthServiceSignInTests {
         let code = try #require(await fixture.backend.lastCode(for: "ada@example.com", type: .email))
 
         await #expect(throws: AuthError.self) {
-            try await fixture.service.verifyMagicCode(email: "ada@example.com", code: "000000" == code ? "111111" : "000000")
+            try await fixture.service.verifyMagicCode(
+                email: "ada@example.com",
+                code: "000000" == code ? "111111" : "000000"
+            )
         }
         let user = try await fixture.service.verifyMagicCode(email: "ada@example.com", code: code)
         #expect(user.email == "ada@example.com")
@@ -178,7 +192,12 @@ struct AuthServiceSignInTests {
         #expect(fixture.service.isAnonymous)
 
         let error: AuthError = await withCheckedContinuation { done in
-            fixture.service.signIn(email: "ada@example.com", password: "nope", onSuccess: { _ in }, onError: { done.resume(returning: $0) })
+            fixture.service.signIn(
+                email: "ada@example.com",
+                password: "nope",
+                onSuccess: { _ in },
+                onError: { done.resume(returning: $0) }
+            )
         }
         #expect(error.code == .invalidCredentials)
         #expect(fixture.service.authSession.error == error)

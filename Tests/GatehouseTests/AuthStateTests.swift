@@ -59,3 +59,32 @@ struct AuthStateTests {
         #expect(AuthError.invalidCredentials().localizedDescription == "The e-mail address or password is incorrect.")
     }
 }
+
+@Suite("Session values")
+struct SessionValueTests {
+    @Test func descriptionsNeverContainTokens() {
+        let session = Session(
+            accessToken: "secret-access",
+            refreshToken: "secret-refresh",
+            expiresAt: .distantFuture,
+            user: User(id: "u1")
+        )
+        #expect(!"\(session)".contains("secret"))
+        #expect(!String(reflecting: session).contains("secret"))
+    }
+
+    @Test func expiryUsesTheLocalClockFromExpiresIn() {
+        let wire = WireSession(
+            accessToken: "a",
+            expiresIn: 3600,
+            expiresAt: 0,
+            refreshToken: "r",
+            user: WireUser(id: UUID(), createdAt: .distantPast, updatedAt: .distantPast)
+        )
+        let received = Date(timeIntervalSince1970: 1_000)
+        let session = Session(wire: wire, receivedAt: received)
+        #expect(session.expiresAt == received.addingTimeInterval(3600))
+        #expect(session.expires(within: 60, of: received.addingTimeInterval(3541)))
+        #expect(!session.expires(within: 60, of: received.addingTimeInterval(3539)))
+    }
+}

@@ -40,7 +40,11 @@ struct FileSessionStoreTests {
     @Test func tightensAnExistingFolder() throws {
         let directory = try TemporaryDirectory()
         let folder = directory.url.appendingPathComponent("gatehouse")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            at: folder,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o755]
+        )
         let store = FileSessionStore(fileURL: folder.appendingPathComponent("session.json"))
         try store.save(session)
         #expect(try mode(folder.path) == 0o700)

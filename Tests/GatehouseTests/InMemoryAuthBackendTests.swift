@@ -47,7 +47,9 @@ struct InMemoryAuthBackendTests {
         let code = try #require(await backend.lastCode(for: "ada@example.com"))
         let wrong = code == "000000" ? "111111" : "000000"
         for _ in 0..<5 {
-            await #expect(throws: AuthError.self) { try await backend.verifyCode(email: "ada@example.com", code: wrong, type: .email) }
+            await #expect(throws: AuthError.self) {
+                try await backend.verifyCode(email: "ada@example.com", code: wrong, type: .email)
+            }
         }
         let error = await #expect(throws: AuthError.self) {
             try await backend.verifyCode(email: "ada@example.com", code: code, type: .email)
@@ -60,14 +62,20 @@ struct InMemoryAuthBackendTests {
         try await backend.sendMagicCode(to: "ada@example.com")
         let code = try #require(await backend.lastCode(for: "ada@example.com"))
         clock.advance(by: 601)
-        await #expect(throws: AuthError.self) { try await backend.verifyCode(email: "ada@example.com", code: code, type: .email) }
+        await #expect(throws: AuthError.self) {
+            try await backend.verifyCode(email: "ada@example.com", code: code, type: .email)
+        }
     }
 
     @Test func unknownAndWrongPasswordAreTheSameError() async throws {
         let backend = self.backend
         await backend.seedUser(email: "ada@example.com", password: "correct horse")
-        let unknown = await #expect(throws: AuthError.self) { try await backend.signIn(email: "bob@example.com", password: "x") }
-        let wrong = await #expect(throws: AuthError.self) { try await backend.signIn(email: "ada@example.com", password: "x") }
+        let unknown = await #expect(throws: AuthError.self) {
+            try await backend.signIn(email: "bob@example.com", password: "x")
+        }
+        let wrong = await #expect(throws: AuthError.self) {
+            try await backend.signIn(email: "ada@example.com", password: "x")
+        }
         #expect(unknown == wrong)
     }
 

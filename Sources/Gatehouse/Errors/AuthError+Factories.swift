@@ -68,7 +68,8 @@ extension AuthError {
         AuthError(
             code: .storageCorrupt,
             message: "The stored session at \(location) is unreadable.",
-            recoverySuggestion: "Sign in again to replace it (the unreadable copy is kept beside it), or remove the file.",
+            recoverySuggestion:
+                "Sign in again to replace it (the unreadable copy is kept beside it), or remove the file.",
             underlying: underlying
         )
     }

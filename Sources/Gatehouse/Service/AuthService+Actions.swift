@@ -81,7 +81,11 @@ extension AuthService {
         onSuccess: (@MainActor () -> Void)? = nil,
         onError: (@MainActor (AuthError) -> Void)? = nil
     ) {
-        launch({ try await self.resetPassword(email: email) }, onSuccess.map { callback in { _ in callback() } }, onError)
+        launch(
+            { try await self.resetPassword(email: email) },
+            onSuccess.map { callback in { _ in callback() } },
+            onError
+        )
     }
 
     /// Starts ``deleteAccount()``.

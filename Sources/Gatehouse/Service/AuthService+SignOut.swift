@@ -23,9 +23,13 @@ extension AuthService {
         do {
             try await backend.signOut(ending, scope: scope)
         } catch {
-            configuration.log(.info, "Server sign-out failed; signed out locally", [
-                "code": AuthError.wrapping(error).code.rawValue
-            ])
+            configuration.log(
+                .info,
+                "Server sign-out failed; signed out locally",
+                [
+                    "code": AuthError.wrapping(error).code.rawValue
+                ]
+            )
         }
     }
 }

@@ -42,7 +42,8 @@ public struct FileSessionStore: SessionStore {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             base = URL(fileURLWithPath: xdg, isDirectory: true)
         } else {
-            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            let home =
+                environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? FileManager.default.homeDirectoryForCurrentUser
             base = home.appendingPathComponent(".config", isDirectory: true)
         }
