@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "GatehouseCore", targets: ["GatehouseCore"]),
         .library(name: "Gatehouse", targets: ["Gatehouse"]),
+        .library(name: "GatehouseGoTrue", targets: ["GatehouseGoTrue"]),
         .library(name: "GatehouseTesting", targets: ["GatehouseTesting"]),
     ],
     dependencies: [
@@ -24,6 +25,7 @@ let package = Package(
     targets: [
         .target(name: "GatehouseCore"),
         .target(name: "Gatehouse", dependencies: ["GatehouseCore"]),
+        .target(name: "GatehouseGoTrue", dependencies: ["Gatehouse"]),
         .target(
             name: "GatehouseTesting",
             dependencies: [
@@ -42,6 +44,7 @@ let package = Package(
         ),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "GatehouseTesting"]),
+        .testTarget(name: "GatehouseGoTrueTests", dependencies: ["GatehouseGoTrue"]),
     ]
 )
 

@@ -1,0 +1,189 @@
+public import Foundation
+public import Gatehouse
+
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// An ``AuthBackend`` that speaks the Supabase Auth (GoTrue) REST protocol, to a Gatehouse
+/// server or any GoTrue-compatible one such as a hosted Supabase project.
+///
+/// ```swift
+/// let backend = GoTrueBackend(url: URL(string: "http://127.0.0.1:9999")!)
+/// // A hosted Supabase project: its auth URL and anon key.
+/// let supabase = GoTrueBackend(url: URL(string: "https://xyz.supabase.co/auth/v1")!, apiKey: anonKey)
+/// let auth = AuthService(backend: backend)
+/// ```
+///
+/// Server errors become ``AuthError`` values with the server's code; transport failures become
+/// ``ErrorCode/networkUnavailable``; anything that is not the JSON the protocol promises
+/// (HTML, a truncated or oversized body) becomes ``ErrorCode/invalidResponse``. Idempotent
+/// requests are retried once after a transport failure.
+public struct GoTrueBackend: AuthBackend {
+    /// Where the server is and how to talk to it.
+    public struct Configuration: Sendable {
+        /// The server's base URL (for Supabase: `https://<ref>.supabase.co/auth/v1`).
+        public var url: URL
+        /// The `apikey` header a Supabase gateway requires; Gatehouse servers need none.
+        public var apiKey: String?
+        /// The largest response body accepted.
+        public var maximumResponseSize: Int
+        /// Request timeout in seconds.
+        public var timeout: TimeInterval
+        /// The clock used to compute token expiry from `expires_in`.
+        public var now: @Sendable () -> Date
+
+        /// Creates a configuration.
+        public init(
+            url: URL,
+            apiKey: String? = nil,
+            maximumResponseSize: Int = 1 << 20,
+            timeout: TimeInterval = 30,
+            now: @escaping @Sendable () -> Date = { Date() }
+        ) {
+            self.url = url
+            self.apiKey = apiKey
+            self.maximumResponseSize = maximumResponseSize
+            self.timeout = timeout
+            self.now = now
+        }
+    }
+
+    let configuration: Configuration
+    let client: GoTrueClient
+
+    /// Creates a backend for the server at `url`.
+    public init(url: URL, apiKey: String? = nil, session: URLSession = .shared) {
+        self.init(configuration: Configuration(url: url, apiKey: apiKey), transport: .urlSession(session))
+    }
+
+    /// Creates a backend with full control over configuration and transport.
+    public init(configuration: Configuration, transport: HTTPTransport) {
+        self.configuration = configuration
+        self.client = GoTrueClient(configuration: configuration, transport: transport)
+    }
+
+    public func signUp(email: String, password: String, upgrading guest: Session?) async throws -> SignUpOutcome {
+        if let guest {
+            let user: WireUser = try await client.send(
+                .put,
+                "user",
+                body: UpdateUserRequest(email: email, password: password),
+                bearer: guest.accessToken
+            )
+            if !user.isAnonymous {
+                return .signedIn(try await refresh(guest))
+            }
+            return .confirmationRequired(User(wire: user))
+        }
+        let reply: SessionOrUser = try await client.send(
+            .post,
+            "signup",
+            body: SignUpRequest(email: email, password: password)
+        )
+        switch reply {
+        case .session(let session): return .signedIn(Session(wire: session, receivedAt: configuration.now()))
+        case .user(let user): return .confirmationRequired(User(wire: user))
+        }
+    }
+
+    public func signIn(email: String, password: String) async throws -> Session {
+        try await session(
+            .post,
+            "token",
+            query: ["grant_type": "password"],
+            body: PasswordGrantRequest(email: email, password: password)
+        )
+    }
+
+    public func signInAnonymously() async throws -> Session {
+        try await session(.post, "signup", body: SignUpRequest(data: [:]))
+    }
+
+    public func signIn(with credential: IDTokenCredential, upgrading guest: Session?) async throws -> Session {
+        try await session(
+            .post,
+            "token",
+            query: ["grant_type": "id_token"],
+            body: IDTokenGrantRequest(
+                provider: credential.provider.rawValue,
+                idToken: credential.idToken,
+                nonce: credential.nonce,
+                accessToken: credential.accessToken,
+                linkIdentity: guest == nil ? nil : true
+            ),
+            bearer: guest?.accessToken
+        )
+    }
+
+    public func sendMagicCode(to email: String) async throws {
+        let _: EmptyReply = try await client.send(.post, "otp", body: OTPRequest(email: email, createUser: true))
+    }
+
+    public func verifyCode(email: String, code: String, type: VerificationType) async throws -> Session {
+        try await session(.post, "verify", body: VerifyRequest(type: type, email: email, token: code))
+    }
+
+    public func resetPassword(email: String) async throws {
+        let _: EmptyReply = try await client.send(.post, "recover", body: RecoverRequest(email: email))
+    }
+
+    public func refresh(_ session: Session) async throws -> Session {
+        try await self.session(
+            .post,
+            "token",
+            query: ["grant_type": "refresh_token"],
+            body: RefreshTokenGrantRequest(refreshToken: session.refreshToken)
+        )
+    }
+
+    public func user(for session: Session) async throws -> User {
+        let user: WireUser = try await client.send(.get, "user", bearer: session.accessToken, idempotent: true)
+        return User(wire: user)
+    }
+
+    public func updateUser(_ changes: UserChanges, for session: Session) async throws -> User {
+        let user: WireUser = try await client.send(
+            .put,
+            "user",
+            body: UpdateUserRequest(
+                email: changes.email,
+                password: changes.password,
+                currentPassword: changes.currentPassword,
+                nonce: changes.nonce,
+                data: changes.data
+            ),
+            bearer: session.accessToken
+        )
+        return User(wire: user)
+    }
+
+    public func deleteAccount(_ session: Session) async throws {
+        let _: EmptyReply = try await client.send(.delete, "user", bearer: session.accessToken)
+    }
+
+    public func signOut(_ session: Session, scope: LogoutScope) async throws {
+        do {
+            let _: EmptyReply = try await client.send(
+                .post,
+                "logout",
+                query: ["scope": scope.rawValue],
+                bearer: session.accessToken,
+                idempotent: true
+            )
+        } catch let error as AuthError where [401, 403, 404].contains(error.httpStatus) {
+            // The session is already gone on the server: that is what signing out wants.
+        }
+    }
+
+    private func session<Body: Encodable & Sendable>(
+        _ method: GoTrueClient.Method,
+        _ path: String,
+        query: [String: String] = [:],
+        body: Body,
+        bearer: String? = nil
+    ) async throws -> Session {
+        let wire: WireSession = try await client.send(method, path, query: query, body: body, bearer: bearer)
+        return Session(wire: wire, receivedAt: configuration.now())
+    }
+}

@@ -1,0 +1,23 @@
+import Gatehouse
+
+/// What a person can do about a server error, by code.
+enum ServerErrorAdvice {
+    static func suggestion(for code: ErrorCode, status: Int) -> String {
+        switch code {
+        case .invalidCredentials: return "Check the e-mail address and password, or reset the password."
+        case .emailNotConfirmed: return "Enter the code sent to your e-mail address, or ask for a new one."
+        case .userAlreadyExists, .emailExists: return "Sign in instead, or reset the password."
+        case .weakPassword: return "Choose a longer password that is not a common one."
+        case .otpExpired: return "Check the code, or request a new one."
+        case .overRequestRateLimit, .overEmailSendRateLimit: return "Wait a moment before trying again."
+        case .sessionNotFound, .sessionExpired, .refreshTokenNotFound, .refreshTokenAlreadyUsed: return "Sign in again."
+        case .userNotFound: return "The account no longer exists. Sign up or sign in with another account."
+        case .userBanned: return "The account is suspended. Contact the service's support."
+        case .signupDisabled, .anonymousProviderDisabled:
+            return "This server does not allow it; use another sign-in method."
+        case .reauthenticationNeeded: return "Confirm it is you with the code sent by e-mail, then try again."
+        default:
+            return status >= 500 ? "The server had a problem. Try again later." : "Check the input and try again."
+        }
+    }
+}
