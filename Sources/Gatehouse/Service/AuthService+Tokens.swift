@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A refresh in progress, joined by every caller of the same generation.
 struct RefreshFlight {
@@ -22,6 +22,9 @@ extension AuthService {
         }
         return try await refreshedSession().accessToken
     }
+
+    /// When the current access token expires (by this device's clock), or `nil` when signed out.
+    public var accessTokenExpiresAt: Date? { tokens?.expiresAt }
 
     /// The current tokens, refreshed now (joining a refresh already running).
     @discardableResult

@@ -1,0 +1,50 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+    .enableUpcomingFeature("ImmutableWeakCaptures"),
+]
+
+let package = Package(
+    name: "GatehouseCLI",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "gatehouse", targets: ["gatehouse"])
+    ],
+    dependencies: [
+        // The SDK at the repository root. The explicit name keeps the identity independent of the clone's folder.
+        .package(name: "Gatehouse", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "GatehouseCLI",
+            dependencies: [
+                .product(name: "Gatehouse", package: "Gatehouse"),
+                .product(name: "GatehouseGoTrue", package: "Gatehouse"),
+            ]
+        ),
+        .executableTarget(
+            name: "gatehouse",
+            dependencies: [
+                "GatehouseCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "GatehouseCLITests",
+            dependencies: [
+                "GatehouseCLI",
+                .product(name: "GatehouseTesting", package: "Gatehouse"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}
