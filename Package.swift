@@ -44,7 +44,7 @@ let package = Package(
         ),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "GatehouseTesting"]),
-        .testTarget(name: "GatehouseGoTrueTests", dependencies: ["GatehouseGoTrue"]),
+        .testTarget(name: "GatehouseGoTrueTests", dependencies: ["GatehouseGoTrue", "GatehouseTesting"]),
     ]
 )
 
