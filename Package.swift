@@ -19,12 +19,18 @@ let package = Package(
         .library(name: "GatehouseTesting", targets: ["GatehouseTesting"]),
     ],
     dependencies: [
-        // Apple's swift-crypto, for SHA-256 on Linux only (CryptoKit on Apple platforms).
+        // Apple's swift-crypto, for SHA-256 on Linux only (CryptoKit on Apple platforms): nonces and the test backend.
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0")
     ],
     targets: [
         .target(name: "GatehouseCore"),
-        .target(name: "Gatehouse", dependencies: ["GatehouseCore"]),
+        .target(
+            name: "Gatehouse",
+            dependencies: [
+                "GatehouseCore",
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
+            ]
+        ),
         .target(name: "GatehouseGoTrue", dependencies: ["Gatehouse"]),
         .target(
             name: "GatehouseTesting",

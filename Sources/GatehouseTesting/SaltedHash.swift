@@ -1,4 +1,5 @@
 import Foundation
+import Gatehouse
 
 #if canImport(CryptoKit)
 import CryptoKit
@@ -30,6 +31,6 @@ struct SaltedHash: Equatable {
     }
 
     static func sha256Hex(_ text: String) -> String {
-        SHA256.hash(data: Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        SignInNonce(raw: text).sha256
     }
 }
