@@ -1,0 +1,72 @@
+import Foundation
+import Gatehouse
+import GatehouseTesting
+import Testing
+
+@MainActor
+@Suite("Typed guest upgrade")
+struct GuestUpgradeTests {
+    @Test func emailUpgradeKeepsTheID() async throws {
+        let fixture = Fixture()
+        let guest = try await fixture.service.signInAnonymously()
+        let outcome = try await fixture.service.upgradeGuest(email: "ada@example.com", password: password)
+        guard case .upgradedInPlace(let user) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(user.id == guest.id && !user.isAnonymous)
+    }
+
+    @Test func emailUpgradeWithConfirmationIsPending() async throws {
+        let fixture = Fixture(requiresEmailConfirmation: true)
+        let guest = try await fixture.service.signInAnonymously()
+        let outcome = try await fixture.service.upgradeGuest(email: "ada@example.com", password: password)
+        #expect(outcome == .pendingVerification(email: "ada@example.com"))
+        #expect(fixture.service.isAnonymous)
+        let code = try #require(await fixture.backend.lastCode(for: "ada@example.com", type: .signup))
+        let user = try await fixture.service.confirmSignUp(email: "ada@example.com", code: code)
+        #expect(user.id == guest.id && !user.isAnonymous)
+    }
+
+    @Test func anEmailOfAnotherAccountIsAnOutcomeNotAnError() async throws {
+        let fixture = Fixture()
+        await fixture.backend.seedUser(email: "ada@example.com", password: password)
+        let guest = try await fixture.service.signInAnonymously()
+        let outcome = try await fixture.service.upgradeGuest(email: "ada@example.com", password: password)
+        #expect(outcome == .emailBelongsToExistingAccount(email: "ada@example.com", previousGuestID: guest.id))
+        #expect(fixture.service.currentUser == guest)
+        #expect(fixture.service.authSession.error == nil)
+    }
+
+    @Test func aLinkedIdentitySignsIntoTheExistingAccount() async throws {
+        let fixture = Fixture()
+        let token = await fixture.backend.makeIDToken(provider: .apple, subject: "apple-1", email: "a@icloud.com")
+        let owner = try await fixture.service.signIn(with: IDTokenCredential(provider: .apple, idToken: token))
+        await fixture.service.signOut()
+        let guest = try await fixture.service.signInAnonymously()
+
+        let outcome = try await fixture.service.upgradeGuest(with: IDTokenCredential(provider: .apple, idToken: token))
+
+        #expect(outcome == .signedIntoExistingAccount(owner, previousGuestID: guest.id))
+        #expect(fixture.service.currentUser?.id == owner.id)
+    }
+
+    @Test func aNewIdentityUpgradesInPlace() async throws {
+        let fixture = Fixture()
+        let guest = try await fixture.service.signInAnonymously()
+        let token = await fixture.backend.makeIDToken(provider: .google, subject: "g-1", email: "a@gmail.com")
+        let outcome = try await fixture.service.upgradeGuest(with: IDTokenCredential(provider: .google, idToken: token))
+        guard case .upgradedInPlace(let user) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(user.id == guest.id)
+    }
+
+    @Test func upgradingNeedsAGuest() async throws {
+        let fixture = Fixture()
+        await #expect(throws: AuthError.self) {
+            try await fixture.service.upgradeGuest(email: "ada@example.com", password: password)
+        }
+    }
+}
