@@ -40,3 +40,13 @@ struct WireUserTests {
         #expect(user.isAnonymous)
     }
 }
+
+@Suite("Wire identifiers")
+struct WireIdentifierTests {
+    @Test func idsAreLowercaseOnTheWire() throws {
+        let id = UUID(uuidString: "7C9E6679-7425-40DE-944B-E07FC1F90AE7")!
+        let user = WireUser(id: id, createdAt: .distantPast, updatedAt: .distantPast)
+        let text = String(decoding: try WireCoding.makeEncoder().encode(user), as: UTF8.self)
+        #expect(text.contains(#""id":"7c9e6679-7425-40de-944b-e07fc1f90ae7""#))
+    }
+}

@@ -47,4 +47,17 @@ public struct WireIdentity: Codable, Sendable, Equatable {
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(identityID.uuidString.lowercased(), forKey: .identityID)
+        try c.encode(id, forKey: .id)
+        try c.encode(userID.uuidString.lowercased(), forKey: .userID)
+        try c.encode(identityData, forKey: .identityData)
+        try c.encode(provider, forKey: .provider)
+        try c.encodeIfPresent(email, forKey: .email)
+        try c.encodeIfPresent(lastSignInAt, forKey: .lastSignInAt)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
+    }
 }

@@ -126,4 +126,31 @@ public struct WireUser: Codable, Sendable, Equatable {
         deletedAt = try c.decodeIfPresent(Date.self, forKey: .deletedAt)
         isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous) ?? false
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id.uuidString.lowercased(), forKey: .id)
+        try c.encode(aud, forKey: .aud)
+        try c.encode(role, forKey: .role)
+        try c.encodeIfPresent(email, forKey: .email)
+        try c.encode(phone, forKey: .phone)
+        try c.encodeIfPresent(emailConfirmedAt, forKey: .emailConfirmedAt)
+        try c.encodeIfPresent(phoneConfirmedAt, forKey: .phoneConfirmedAt)
+        try c.encodeIfPresent(confirmedAt, forKey: .confirmedAt)
+        try c.encodeIfPresent(confirmationSentAt, forKey: .confirmationSentAt)
+        try c.encodeIfPresent(invitedAt, forKey: .invitedAt)
+        try c.encodeIfPresent(recoverySentAt, forKey: .recoverySentAt)
+        try c.encodeIfPresent(newEmail, forKey: .newEmail)
+        try c.encodeIfPresent(emailChangeSentAt, forKey: .emailChangeSentAt)
+        try c.encodeIfPresent(reauthenticationSentAt, forKey: .reauthenticationSentAt)
+        try c.encodeIfPresent(lastSignInAt, forKey: .lastSignInAt)
+        try c.encode(appMetadata, forKey: .appMetadata)
+        try c.encode(userMetadata, forKey: .userMetadata)
+        try c.encodeIfPresent(identities, forKey: .identities)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeIfPresent(bannedUntil, forKey: .bannedUntil)
+        try c.encodeIfPresent(deletedAt, forKey: .deletedAt)
+        try c.encode(isAnonymous, forKey: .isAnonymous)
+    }
 }

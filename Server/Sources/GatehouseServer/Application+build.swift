@@ -1,0 +1,63 @@
+public import Foundation
+public import Hummingbird
+public import Logging
+
+/// A built server: the Hummingbird application and what tests and tools reach into.
+public struct GatehouseServerApp: Sendable {
+    /// The application to run (`runService()`) or test (`test(.live)`).
+    public let application: Application<RouterResponder<AppRequestContext>>
+    /// The storage the application uses.
+    public let storage: any AuthStorage
+    let auth: AuthContext
+
+    /// A `service_role` token for the admin API.
+    public func serviceRoleToken() async throws -> String {
+        try await auth.tokens.serviceRoleToken(now: auth.now())
+    }
+}
+
+/// Builds the server: opens and migrates the database, loads or creates signing keys, and
+/// registers every route.
+///
+/// - Parameters:
+///   - configuration: Settings (see ``ServerConfiguration/init(environment:)``).
+///   - mailer: Where mail goes; by default the log (no SMTP configured).
+///   - now: The clock, injectable for tests.
+///   - logger: The server's logger.
+public func buildServer(
+    configuration: ServerConfiguration,
+    mailer: (any Mailer)? = nil,
+    now: @escaping @Sendable () -> Date = { Date() },
+    logger: Logger
+) async throws -> GatehouseServerApp {
+    let storage = try await SQLiteStorage.open(configuration.database, logger: logger)
+    try await storage.migrate()
+    let secret = try ServerSecret.load(configuration: configuration)
+    let auth = AuthContext(
+        configuration: configuration,
+        storage: storage,
+        tokens: try await TokenService.make(configuration: configuration, storage: storage, now: now()),
+        refreshTokens: RefreshTokenCodec(secret: secret),
+        codes: OneTimeCodes(secret: secret),
+        passwords: PasswordHasher(cost: configuration.bcryptCost),
+        policy: PasswordPolicy.loadBundled(),
+        limiter: RateLimiter(),
+        mailer: mailer ?? LogMailer(logger: logger),
+        now: now,
+        logger: logger
+    )
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ErrorMiddleware())
+    MetadataController(auth: auth).register(on: router)
+    SignUpController(auth: auth).register(on: router)
+    TokenController(auth: auth).register(on: router)
+    UserController(auth: auth).register(on: router)
+    CodeController(auth: auth).register(on: router)
+    AdminController(auth: auth).register(on: router)
+    let application = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
+        logger: logger
+    )
+    return GatehouseServerApp(application: application, storage: storage, auth: auth)
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+extension ServerConfiguration {
+    /// Reads the configuration from `GATEHOUSE_*` variables; a bad value throws an error that
+    /// names the variable.
+    public init(environment: [String: String]) throws {
+        self.init()
+        let reader = EnvironmentReader(environment: environment)
+        host = reader.string("GATEHOUSE_HOST") ?? host
+        port = try reader.integer("GATEHOUSE_PORT", in: 0...65_535) ?? port
+        if let url = reader.string("GATEHOUSE_DATABASE_URL") {
+            database = try Self.database(from: url)
+        }
+        if let secret = reader.string("GATEHOUSE_JWT_SECRET") {
+            guard secret.utf8.count >= 32 else {
+                throw ConfigurationError(variable: "GATEHOUSE_JWT_SECRET", problem: "must be at least 32 bytes")
+            }
+            jwtSecret = secret
+        }
+        jwtExpiry = try reader.integer("GATEHOUSE_JWT_EXP", in: 30...604_800) ?? jwtExpiry
+        issuer = reader.string("GATEHOUSE_JWT_ISSUER") ?? issuer
+        siteURL = reader.string("GATEHOUSE_SITE_URL") ?? siteURL
+        mailerAutoconfirm = try reader.bool("GATEHOUSE_MAILER_AUTOCONFIRM") ?? mailerAutoconfirm
+        anonymousUsers = try reader.bool("GATEHOUSE_ANONYMOUS_USERS") ?? anonymousUsers
+        signupDisabled = try reader.bool("GATEHOUSE_DISABLE_SIGNUP") ?? signupDisabled
+        if let smtpHost = reader.string("GATEHOUSE_SMTP_HOST") {
+            smtp = SMTPSettings(
+                host: smtpHost,
+                port: try reader.integer("GATEHOUSE_SMTP_PORT", in: 1...65_535) ?? 587,
+                username: reader.string("GATEHOUSE_SMTP_USER"),
+                password: reader.string("GATEHOUSE_SMTP_PASS"),
+                sender: reader.string("GATEHOUSE_SMTP_SENDER") ?? "gatehouse@localhost"
+            )
+        }
+        smtpMaxFrequency = try reader.integer("GATEHOUSE_SMTP_MAX_FREQUENCY", in: 0...86_400) ?? smtpMaxFrequency
+        rateLimits.token = try reader.integer("GATEHOUSE_RATE_LIMIT_TOKEN", in: 1...1_000_000) ?? rateLimits.token
+        rateLimits.verify = try reader.integer("GATEHOUSE_RATE_LIMIT_VERIFY", in: 1...1_000_000) ?? rateLimits.verify
+        rateLimits.otp = try reader.integer("GATEHOUSE_RATE_LIMIT_OTP", in: 1...1_000_000) ?? rateLimits.otp
+        rateLimits.anonymous =
+            try reader.integer("GATEHOUSE_RATE_LIMIT_ANONYMOUS", in: 1...1_000_000) ?? rateLimits.anonymous
+        rateLimits.emailSent =
+            try reader.integer("GATEHOUSE_RATE_LIMIT_EMAIL_SENT", in: 1...1_000_000) ?? rateLimits.emailSent
+        if let secret = reader.string("GATEHOUSE_SERVER_SECRET") {
+            guard secret.utf8.count >= 32 else {
+                throw ConfigurationError(variable: "GATEHOUSE_SERVER_SECRET", problem: "must be at least 32 bytes")
+            }
+            serverSecret = secret
+        }
+        if let days = try reader.integer("GATEHOUSE_SESSION_INACTIVITY_DAYS", in: 1...3650) {
+            sessionInactivityTimeout = TimeInterval(days) * 86_400
+        }
+        if let days = try reader.integer("GATEHOUSE_SESSION_LIFETIME_DAYS", in: 1...3650) {
+            sessionLifetime = TimeInterval(days) * 86_400
+        }
+        if let cost = try reader.integer("GATEHOUSE_BCRYPT_COST", in: 4...15) {
+            bcryptCost = UInt8(cost)
+        }
+    }
+
+    static func database(from url: String) throws -> Database {
+        if url == ":memory:" || url == "sqlite::memory:" { return .sqliteMemory }
+        if url.hasPrefix("sqlite://") { return .sqliteFile(String(url.dropFirst("sqlite://".count))) }
+        if url.hasPrefix("sqlite:") { return .sqliteFile(String(url.dropFirst("sqlite:".count))) }
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            throw ConfigurationError(
+                variable: "GATEHOUSE_DATABASE_URL",
+                problem: "PostgreSQL is not supported by this build yet; use a SQLite path"
+            )
+        }
+        guard !url.isEmpty, !url.contains("://") else {
+            throw ConfigurationError(
+                variable: "GATEHOUSE_DATABASE_URL",
+                problem: "expected a SQLite path or sqlite://path"
+            )
+        }
+        return .sqliteFile(url)
+    }
+}
+
+/// A configuration value that cannot be used.
+public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
+    public var variable: String
+    public var problem: String
+
+    public var description: String { "\(variable) \(problem)." }
+}
+
+struct EnvironmentReader {
+    let environment: [String: String]
+
+    func string(_ name: String) -> String? {
+        guard let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        return value
+    }
+
+    func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = string(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw ConfigurationError(
+                variable: name,
+                problem: "must be a whole number from \(range.lowerBound) to \(range.upperBound), not “\(text)”"
+            )
+        }
+        return value
+    }
+
+    func bool(_ name: String) throws -> Bool? {
+        guard let text = string(name)?.lowercased() else { return nil }
+        switch text {
+        case "true", "1", "yes", "on": return true
+        case "false", "0", "no", "off": return false
+        default: throw ConfigurationError(variable: name, problem: "must be true or false, not “\(text)”")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+public import Foundation
+
+/// Everything the server can be configured with, read from `GATEHOUSE_*` environment variables.
+///
+/// Defaults are the safe ones: ES256 tokens, e-mail confirmation on, 10-minute codes, rate limits on.
+public struct ServerConfiguration: Sendable {
+    /// Where the database lives.
+    public enum Database: Sendable, Equatable {
+        /// A SQLite file.
+        case sqliteFile(String)
+        /// An in-memory SQLite database (tests).
+        case sqliteMemory
+    }
+
+    public var host: String = "127.0.0.1"
+    public var port: Int = 9999
+    public var database: Database = .sqliteFile("gatehouse.sqlite")
+    /// HS256 secret; when `nil`, ES256 keys are generated and kept in the database.
+    public var jwtSecret: String?
+    /// Access-token lifetime in seconds.
+    public var jwtExpiry: Int = 3600
+    /// The `iss` claim.
+    public var issuer: String = "gatehouse"
+    public var siteURL: String = "http://localhost:3000"
+    public var mailerAutoconfirm = false
+    public var anonymousUsers = true
+    public var signupDisabled = false
+    public var smtp: SMTPSettings?
+    /// Seconds between two messages of one kind to one address.
+    public var smtpMaxFrequency: Int = 60
+    public var rateLimits = RateLimitSettings()
+    /// Secret for refresh tokens and code HMACs; when `nil`, kept in a 0600 file beside the database.
+    public var serverSecret: String?
+    /// Sessions unused this long (seconds) end.
+    public var sessionInactivityTimeout: TimeInterval = 30 * 86_400
+    /// Sessions end this long (seconds) after sign-in, however active.
+    public var sessionLifetime: TimeInterval = 365 * 86_400
+    /// Seconds within which a rotated refresh token may be presented again.
+    public var refreshReuseInterval: TimeInterval = 10
+    /// Seconds an e-mailed code stays valid.
+    public var codeLifetime: TimeInterval = 600
+    /// Wrong attempts after which a code is dead.
+    public var maximumCodeAttempts = 5
+    /// bcrypt cost for new password hashes (10 is GoTrue's and the default).
+    public var bcryptCost: UInt8 = 10
+    /// Leeway in seconds for `exp` and `nbf` checks.
+    public var jwtLeeway: Int = 30
+
+    /// Creates the default configuration.
+    public init() {}
+}
+
+/// SMTP delivery settings.
+public struct SMTPSettings: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var username: String?
+    public var password: String?
+    public var sender: String
+
+    public init(host: String, port: Int, username: String?, password: String?, sender: String) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.sender = sender
+    }
+}
+
+/// Requests allowed per window for each rate-limit bucket, per client address.
+public struct RateLimitSettings: Sendable, Equatable {
+    /// `/token` requests per 5 minutes.
+    public var token = 150
+    /// `/verify` requests per 5 minutes.
+    public var verify = 30
+    /// `/signup`, `/otp`, `/recover`, `/resend` requests per 5 minutes.
+    public var otp = 30
+    /// Anonymous sign-ups per hour.
+    public var anonymous = 30
+    /// E-mails sent per hour (whole server).
+    public var emailSent = 30
+    /// Failed password attempts per account per hour.
+    public var failedPasswordsPerAccount = 100
+
+    public init() {}
+}

@@ -1,0 +1,42 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+import Hummingbird
+
+/// `GET /health`, `GET /settings`, `GET /.well-known/jwks.json`.
+struct MetadataController {
+    let auth: AuthContext
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("health") { request, _ in
+            try JSONBody.response(
+                [
+                    "version": "0.1.0", "name": "Gatehouse",
+                    "description": "Gatehouse is a GoTrue-compatible auth server in Swift.",
+                ],
+                request: request
+            )
+        }
+        router.get("settings") { request, _ in
+            let configuration = auth.configuration
+            let settings: [String: JSONValue] = [
+                "external": [
+                    "anonymous_users": .bool(configuration.anonymousUsers), "email": true, "phone": false,
+                    "apple": false, "google": false,
+                ],
+                "disable_signup": .bool(configuration.signupDisabled),
+                "mailer_autoconfirm": .bool(configuration.mailerAutoconfirm),
+                "phone_autoconfirm": false,
+                "sms_provider": "",
+                "saml_enabled": false,
+                "passkeys_enabled": false,
+            ]
+            return try JSONBody.response(settings, request: request)
+        }
+        router.get(".well-known/jwks.json") { request, _ in
+            var response = try JSONBody.response(["keys": auth.tokens.publicJWKs], request: request)
+            response.headers[.cacheControl] = "public, max-age=600"
+            return response
+        }
+    }
+}

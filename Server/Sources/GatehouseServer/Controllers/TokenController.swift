@@ -1,0 +1,135 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+import Hummingbird
+
+/// `POST /token?grant_type=password|refresh_token`.
+struct TokenController {
+    let auth: AuthContext
+
+    func register(on router: Router<AppRequestContext>) {
+        router.post("token") { request, context in try await token(request, context) }
+    }
+
+    func token(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let now = auth.now()
+        try await auth.limiter.hit(
+            .token,
+            key: context.clientKey,
+            limit: auth.configuration.rateLimits.token,
+            window: 300,
+            now: now
+        )
+        switch request.uri.queryParameters.get("grant_type") {
+        case "password":
+            let body = try await JSONBody.decode(PasswordGrantRequest.self, from: request, context: context)
+            return try JSONBody.response(try await password(body, ip: context.clientKey, now: now), request: request)
+        case "refresh_token":
+            let body = try await JSONBody.decode(RefreshTokenGrantRequest.self, from: request, context: context)
+            return try JSONBody.response(
+                try await refresh(body.refreshToken, ip: context.clientKey, now: now),
+                request: request
+            )
+        default:
+            throw APIError(.badRequest, .invalidCredentials, "Unsupported grant type")
+        }
+    }
+
+    func password(_ body: PasswordGrantRequest, ip: String, now: Date) async throws -> WireSession {
+        guard let rawEmail = body.email, !body.password.isEmpty else { throw APIError.invalidCredentials }
+        let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let limits = auth.configuration.rateLimits
+        if let retry = await auth.limiter.isLimited(
+            .failedPassword,
+            key: email,
+            limit: limits.failedPasswordsPerAccount,
+            window: 3600,
+            now: now
+        ) {
+            throw APIError.rateLimited(retryAfter: retry)
+        }
+        let user = try await auth.storage.transaction { try await $0.user(email: email) }
+        // Always one bcrypt verification, against a dummy hash for unknown users.
+        let matches = try await auth.passwords.verify(
+            body.password,
+            hash: body.password.utf8.count > 72 ? nil : user?.passwordHash
+        )
+        guard var user, matches else {
+            try? await auth.limiter.hit(.failedPassword, key: email, limit: Int.max, window: 3600, now: now)
+            try await auth.storage.transaction { tx in
+                try await auth.audit("login_failed", actor: user?.id, ip: ip, in: tx)
+            }
+            throw APIError.invalidCredentials
+        }
+        if user.emailConfirmedAt == nil {
+            throw APIError(.badRequest, .emailNotConfirmed, "Email not confirmed")
+        }
+        if user.isBanned(at: now) { throw APIError.userBanned }
+        user.lastSignInAt = now
+        user.updatedAt = now
+        let signedIn = user
+        return try await auth.storage.transaction { tx in
+            try await tx.updateUser(signedIn)
+            try await auth.audit("login", actor: signedIn.id, ip: ip, in: tx)
+            return try await auth.issueSession(for: signedIn, method: "password", in: tx, at: now)
+        }
+    }
+
+    func refresh(_ token: String, ip: String, now: Date) async throws -> WireSession {
+        let notFound = APIError(.badRequest, .refreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found")
+        guard let parsed = auth.refreshTokens.parse(token) else { throw notFound }
+        let configuration = auth.configuration
+
+        enum Verdict: Sendable {
+            case session(WireSession)
+            case failure(APIError)
+        }
+        let verdict: Verdict = try await auth.storage.transaction { tx in
+            guard let session = try await tx.session(id: parsed.sessionID),
+                auth.refreshTokens.isAuthentic(parsed, for: session),
+                let user = try await tx.user(id: session.userID)
+            else { return .failure(notFound) }
+            if user.isBanned(at: now) {
+                try await tx.deleteSessions(userID: user.id, except: nil)
+                return .failure(APIError.userBanned)
+            }
+            if now.timeIntervalSince(session.createdAt) > configuration.sessionLifetime
+                || now.timeIntervalSince(session.refreshedAt) > configuration.sessionInactivityTimeout
+            {
+                try await tx.deleteSession(id: session.id)
+                return .failure(APIError(.badRequest, .sessionExpired, "Session Expired"))
+            }
+            if parsed.counter == session.counter {
+                guard try await tx.rotateSession(id: session.id, expectedCounter: session.counter, at: now) else {
+                    return .failure(APIError(.conflict, .conflict, "Concurrent refresh; retry"))
+                }
+                var rotated = session
+                rotated.counter += 1
+                try await auth.audit("token_refreshed", actor: user.id, ip: ip, in: tx)
+                return .session(
+                    try await auth.wireSession(user: user, session: rotated, counter: rotated.counter, now: now)
+                )
+            }
+            let withinReuse =
+                session.rotatedAt.map { now.timeIntervalSince($0) <= configuration.refreshReuseInterval } ?? false
+            if parsed.counter == session.counter - 1 || (parsed.counter < session.counter && withinReuse) {
+                // A lost response or a concurrent refresh: answer with the current token, mint nothing.
+                return .session(
+                    try await auth.wireSession(user: user, session: session, counter: session.counter, now: now)
+                )
+            }
+            if parsed.counter < session.counter {
+                try await tx.deleteSession(id: session.id)
+                try await auth.audit("token_revoked", actor: user.id, ip: ip, detail: "refresh token reuse", in: tx)
+                return .failure(
+                    APIError(.badRequest, .refreshTokenAlreadyUsed, "Invalid Refresh Token: Already Used")
+                )
+            }
+            return .failure(notFound)
+        }
+        switch verdict {
+        case .session(let session): return session
+        case .failure(let error): throw error
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+import Hummingbird
+
+/// `POST /logout`, `GET /user`, `PUT /user`, `DELETE /user`.
+struct UserController {
+    let auth: AuthContext
+
+    func register(on router: Router<AppRequestContext>) {
+        router.post("logout") { request, context in try await logout(request, context) }
+        router.get("user") { request, _ in
+            try JSONBody.response(try await auth.caller(request).user.wire, request: request)
+        }
+        router.put("user") { request, context in try await update(request, context) }
+        router.delete("user") { request, context in try await delete(request, context) }
+    }
+
+    func logout(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let scope: LogoutScope
+        switch request.uri.queryParameters.get("scope") {
+        case nil, "global": scope = .global
+        case "local": scope = .local
+        case "others": scope = .others
+        default: throw APIError.validation("Unsupported logout scope")
+        }
+        let caller = try await auth.caller(request)
+        let ip = context.clientKey
+        try await auth.storage.transaction { tx in
+            switch scope {
+            case .local: try await tx.deleteSession(id: caller.session.id)
+            case .global: try await tx.deleteSessions(userID: caller.user.id, except: nil)
+            case .others: try await tx.deleteSessions(userID: caller.user.id, except: caller.session.id)
+            }
+            try await auth.audit("logout", actor: caller.user.id, ip: ip, detail: scope.rawValue, in: tx)
+        }
+        return Response(status: .noContent)
+    }
+
+    func update(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(UpdateUserRequest.self, from: request, context: context)
+        let caller = try await auth.caller(request)
+        let now = auth.now()
+        var newHash: String?
+        if let password = body.password {
+            try auth.policy.check(password, email: body.email ?? caller.user.email)
+            if let current = caller.user.passwordHash, try await auth.passwords.verify(password, hash: current) {
+                throw APIError(
+                    .unprocessableContent,
+                    .samePassword,
+                    "New password should be different from the old password."
+                )
+            }
+            if let currentPassword = body.currentPassword {
+                guard try await auth.passwords.verify(currentPassword, hash: caller.user.passwordHash) else {
+                    throw APIError(.badRequest, .currentPasswordInvalid, "Current password is incorrect")
+                }
+            } else if !caller.user.isAnonymous, caller.user.passwordHash != nil, body.nonce == nil,
+                now.timeIntervalSince(caller.session.createdAt) > 24 * 3600
+            {
+                throw APIError(.badRequest, .reauthenticationNeeded, "Password update requires reauthentication")
+            }
+            newHash = try await auth.passwords.hash(password)
+        }
+        let nonce = body.nonce
+        let autoconfirm = auth.configuration.mailerAutoconfirm
+        let hash = newHash
+        let ip = context.clientKey
+        let (updated, mails): (UserRecord, [Mail]) = try await auth.storage.transaction { tx in
+            var user = caller.user
+            var mails: [Mail] = []
+            if let nonce {
+                guard let record = try await tx.code(userID: user.id, purpose: "reauthentication"),
+                    record.expiresAt > now,
+                    ConstantTime.equal(
+                        record.codeHash,
+                        auth.codes.hash(code: nonce, email: record.email, purpose: "reauthentication")
+                    )
+                else {
+                    throw APIError(
+                        .unprocessableContent,
+                        .reauthenticationNotValid,
+                        "Requested reauthentication nonce is invalid"
+                    )
+                }
+                try await tx.deleteCode(userID: user.id, purpose: "reauthentication")
+            }
+            if let hash { user.passwordHash = hash }
+            if let data = body.data { user.userMetadata.merge(data) { _, new in new } }
+            if let raw = body.email {
+                let email = try EmailAddress.normalized(raw)
+                if email != user.email {
+                    if let owner = try await tx.user(email: email), owner.id != user.id {
+                        throw APIError(
+                            .unprocessableContent,
+                            .emailExists,
+                            "A user with this email address has already been registered"
+                        )
+                    }
+                    if user.isAnonymous {
+                        user.email = email
+                        user.appMetadata = ["provider": "email", "providers": ["email"]]
+                        if autoconfirm {
+                            user.emailConfirmedAt = now
+                        } else {
+                            let issued = auth.codes.issue(
+                                userID: user.id,
+                                purpose: "signup",
+                                email: email,
+                                now: now,
+                                lifetime: auth.configuration.codeLifetime
+                            )
+                            try await tx.upsertCode(issued.record)
+                            user.confirmationSentAt = now
+                            mails.append(
+                                auth.codeMail(to: email, purpose: "signup", code: issued.code, link: issued.linkToken)
+                            )
+                        }
+                    } else {
+                        let issued = auth.codes.issue(
+                            userID: user.id,
+                            purpose: "email_change",
+                            email: email,
+                            now: now,
+                            lifetime: auth.configuration.codeLifetime
+                        )
+                        try await tx.upsertCode(issued.record)
+                        mails.append(
+                            auth.codeMail(to: email, purpose: "email_change", code: issued.code, link: issued.linkToken)
+                        )
+                    }
+                }
+            }
+            if user.isAnonymous, user.email != nil, user.passwordHash != nil, user.emailConfirmedAt != nil {
+                user.isAnonymous = false
+            }
+            if user.isAnonymous, body.password != nil, user.email == nil {
+                throw APIError(
+                    .unprocessableContent,
+                    .validationFailed,
+                    "Updating password of an anonymous user without an email is not allowed"
+                )
+            }
+            user.updatedAt = now
+            do {
+                try await tx.updateUser(user)
+            } catch StorageError.duplicateEmail {
+                throw APIError(
+                    .unprocessableContent,
+                    .emailExists,
+                    "A user with this email address has already been registered"
+                )
+            }
+            try await auth.audit("user_modified", actor: user.id, ip: ip, in: tx)
+            return (user, mails)
+        }
+        for mail in mails { auth.sendLater(mail) }
+        return try JSONBody.response(updated.wire, request: request)
+    }
+
+    /// Self-service account deletion: needs a sign-in within the last 24 hours.
+    func delete(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let caller = try await auth.caller(request)
+        let now = auth.now()
+        let lastAuthentication = caller.session.amr.map(\.timestamp).max() ?? 0
+        guard now.timeIntervalSince1970 - Double(lastAuthentication) <= 24 * 3600 else {
+            throw APIError(.badRequest, .reauthenticationNeeded, "Deleting the account requires a recent sign-in")
+        }
+        let ip = context.clientKey
+        try await auth.storage.transaction { tx in
+            try await tx.deleteUser(id: caller.user.id)
+            try await auth.audit("user_deleted", actor: caller.user.id, ip: ip, detail: "self-service", in: tx)
+        }
+        return try JSONBody.empty(request: request)
+    }
+}

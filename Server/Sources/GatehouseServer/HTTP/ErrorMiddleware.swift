@@ -1,0 +1,39 @@
+import GatehouseCore
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Turns every failure into a coded API error: Hummingbird's own errors keep their status
+/// with a matching code, anything unexpected becomes 500 `unexpected_failure` (logged without
+/// request data).
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as HTTPError {
+            switch error.status {
+            case .contentTooLarge:
+                throw APIError(.contentTooLarge, .requestEntityTooLarge, "Request body too large")
+            case .notFound:
+                throw APIError(.notFound, ErrorCode("not_found"), "Not found")
+            case .methodNotAllowed:
+                throw APIError(.methodNotAllowed, ErrorCode("method_not_allowed"), "Method not allowed")
+            default:
+                throw APIError(error.status, .unknown, error.body ?? "Request failed")
+            }
+        } catch {
+            context.logger.error("Unexpected failure", metadata: ["error.type": .string("\(type(of: error))")])
+            throw APIError.unexpected
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Reading JSON requests and writing JSON responses with the wire coders.
+enum JSONBody {
+    /// Decodes the body; malformed JSON is 400 `bad_json`, wrong shapes 400 `validation_failed`,
+    /// more than 1 MiB 413 `request_entity_too_large`.
+    static func decode<Value: Decodable>(
+        _ type: Value.Type,
+        from request: Request,
+        context: AppRequestContext
+    )
+        async throws -> Value
+    {
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        } catch {
+            throw APIError(.contentTooLarge, .requestEntityTooLarge, "Request body too large")
+        }
+        let data = Data(buffer.readableBytesView)
+        let bytes = data.isEmpty ? Data("{}".utf8) : data
+        do {
+            return try WireCoding.makeDecoder().decode(Value.self, from: bytes)
+        } catch let error as DecodingError {
+            switch error {
+            case .dataCorrupted(let context) where context.codingPath.isEmpty:
+                throw APIError.badJSON()
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+                let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+                throw APIError.validation("Invalid value for \(field.isEmpty ? "body" : field)")
+            case .keyNotFound(let key, _):
+                throw APIError.validation("Missing \(key.stringValue)")
+            @unknown default:
+                throw APIError.badJSON()
+            }
+        } catch {
+            throw APIError.badJSON()
+        }
+    }
+
+    /// A JSON response of `value`.
+    static func response(
+        _ value: some Encodable,
+        status: HTTPResponse.Status = .ok,
+        request: Request? = nil
+    ) throws
+        -> Response
+    {
+        let data = try WireCoding.makeEncoder().encode(value)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json;charset=utf-8"
+        if let request, APIVersion.wantsDatedErrors(request) {
+            headers[HTTPField.Name(WireHeaders.apiVersion)!] = WireHeaders.apiVersion20240101
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// An empty JSON object `{}`.
+    static func empty(request: Request? = nil) throws -> Response {
+        try response([String: String](), request: request)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GatehouseCore
+import Logging
+
+/// Everything the controllers share: configuration, storage, token and code services, the
+/// password hasher, rate limits, mail and the clock.
+public struct AuthContext: Sendable {
+    let configuration: ServerConfiguration
+    let storage: any AuthStorage
+    let tokens: TokenService
+    let refreshTokens: RefreshTokenCodec
+    let codes: OneTimeCodes
+    let passwords: PasswordHasher
+    let policy: PasswordPolicy
+    let limiter: RateLimiter
+    let mailer: any Mailer
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    /// A new session for `user`, signed in by `method`, with its tokens.
+    func issueSession(
+        for user: UserRecord,
+        method: String,
+        in tx: any StorageTransaction,
+        at now: Date
+    )
+        async throws -> WireSession
+    {
+        let session = SessionRecord(
+            userID: user.id,
+            salt: Hex.encode(Hex.randomBytes(16)),
+            createdAt: now,
+            refreshedAt: now,
+            amr: [AMREntry(method: method, timestamp: Int(now.timeIntervalSince1970))]
+        )
+        try await tx.insertSession(session)
+        return try await wireSession(user: user, session: session, counter: 0, now: now)
+    }
+
+    /// The response body for `session` at `counter`.
+    func wireSession(user: UserRecord, session: SessionRecord, counter: Int64, now: Date) async throws -> WireSession {
+        let access = try await tokens.accessToken(for: user, session: session, now: now)
+        return WireSession(
+            accessToken: access,
+            expiresIn: tokens.lifetime,
+            expiresAt: Int(now.timeIntervalSince1970) + tokens.lifetime,
+            refreshToken: refreshTokens.token(for: session, counter: counter),
+            user: user.wire
+        )
+    }
+
+    /// Sends mail off the request path, so that answers take the same time whether or not a
+    /// message goes out; failures are logged without the code.
+    func sendLater(_ mail: Mail) {
+        let mailer = self.mailer
+        let logger = self.logger
+        Task.detached {
+            do {
+                try await mailer.send(mail)
+            } catch {
+                logger.error("Mail delivery failed", metadata: ["mail.subject": .string(mail.subject)])
+            }
+        }
+    }
+
+    /// A code e-mail.
+    func codeMail(to email: String, purpose: String, code: String, link: String) -> Mail {
+        let subject: String
+        switch purpose {
+        case "signup": subject = "Confirm your sign-up"
+        case "recovery": subject = "Reset your password"
+        case "email_change": subject = "Confirm your new e-mail address"
+        case "reauthentication": subject = "Confirm it is you"
+        case "invite": subject = "You have been invited"
+        default: subject = "Your sign-in code"
+        }
+        let type = purpose == "email" ? "magiclink" : purpose
+        let minutes = Int(configuration.codeLifetime / 60)
+        let body = """
+            Your code is \(code). It expires in \(minutes) minutes and works once.
+            Or open: \(configuration.siteURL)/verify?token=\(link)&type=\(type)
+            If you did not ask for this, ignore this message.
+            """
+        return Mail(to: email, subject: subject, body: body, code: code)
+    }
+
+    func audit(
+        _ action: String,
+        actor: UUID?,
+        ip: String?,
+        detail: String? = nil,
+        in tx: any StorageTransaction
+    )
+        async throws
+    {
+        try await tx.appendAudit(AuditEntry(at: now(), action: action, actorID: actor, ip: ip, detail: detail))
+    }
+}

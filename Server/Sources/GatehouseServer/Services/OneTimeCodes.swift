@@ -1,0 +1,40 @@
+import Foundation
+
+/// E-mailed codes: 6 uniform digits from the CSPRNG (rejection sampling, no modulo bias) plus a
+/// 256-bit link token. Only an HMAC of the digits and a SHA-256 of the link token are stored.
+struct OneTimeCodes: Sendable {
+    let secret: ServerSecret
+
+    struct Issued {
+        var code: String
+        var linkToken: String
+        var record: CodeRecord
+    }
+
+    /// Six digits; `UInt32.random(in:)` draws without modulo bias.
+    static func digits() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let value = UInt32.random(in: 0..<1_000_000, using: &generator)
+        let text = String(value)
+        return String(repeating: "0", count: 6 - text.count) + text
+    }
+
+    func issue(userID: UUID, purpose: String, email: String, now: Date, lifetime: TimeInterval) -> Issued {
+        let code = Self.digits()
+        let link = Base64URL.encode(Hex.randomBytes(32))
+        let record = CodeRecord(
+            userID: userID,
+            purpose: purpose,
+            codeHash: hash(code: code, email: email, purpose: purpose),
+            linkHash: Hex.sha256(link),
+            email: email,
+            expiresAt: now.addingTimeInterval(lifetime),
+            createdAt: now
+        )
+        return Issued(code: code, linkToken: link, record: record)
+    }
+
+    func hash(code: String, email: String, purpose: String) -> String {
+        secret.mac("code|\(purpose)|\(email.lowercased())|\(code)")
+    }
+}

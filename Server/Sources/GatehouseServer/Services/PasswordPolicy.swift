@@ -1,0 +1,53 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// What a new password must satisfy: 8 to 72 bytes (bcrypt's input limit: refused above, never
+/// truncated), no NUL byte, not a common password, not the e-mail's local part.
+struct PasswordPolicy: Sendable {
+    static let minimumLength = 8
+    static let maximumBytes = 72
+
+    let commonPasswords: Set<String>
+
+    static func loadBundled() -> PasswordPolicy {
+        let url = Bundle.module.url(forResource: "common-passwords", withExtension: "txt")
+        let text = url.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
+        let words = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        return PasswordPolicy(commonPasswords: Set(words.filter { !$0.isEmpty }))
+    }
+
+    func check(_ password: String, email: String?) throws {
+        if password.utf8.contains(0) {
+            throw APIError(.unprocessableContent, .validationFailed, "Password must not contain a NUL character")
+        }
+        if password.count < Self.minimumLength {
+            throw weak("Password should be at least \(Self.minimumLength) characters.", reason: "length")
+        }
+        if password.utf8.count > Self.maximumBytes {
+            throw weak(
+                "Password cannot be longer than \(Self.maximumBytes) bytes (it is \(password.utf8.count)).",
+                reason: "length"
+            )
+        }
+        let lowered = password.lowercased()
+        if commonPasswords.contains(lowered) {
+            throw weak(
+                "Password is known to be weak and easy to guess, please choose a different one.",
+                reason: "pwned"
+            )
+        }
+        if let local = email?.split(separator: "@").first?.lowercased(), local.count >= 3, lowered == local {
+            throw weak("Password must not be your e-mail address.", reason: "characters")
+        }
+    }
+
+    private func weak(_ message: String, reason: String) -> APIError {
+        APIError(
+            .unprocessableContent,
+            .weakPassword,
+            message,
+            weakPassword: WeakPasswordInfo(message: message, reasons: [reason])
+        )
+    }
+}

@@ -1,0 +1,73 @@
+import Crypto
+import Foundation
+
+/// Refresh tokens that are never stored: `gh1_` + base64url(session id ‖ counter ‖ MAC), where
+/// MAC = HMAC-SHA-256(server secret, session id ‖ salt ‖ counter). The database keeps the
+/// counter of the one live token, so the current token can be recomputed (the lost-response
+/// rule) and a presented token is checked without storing any token.
+struct RefreshTokenCodec: Sendable {
+    static let prefix = "gh1_"
+    let secret: ServerSecret
+
+    struct Parsed: Equatable {
+        var sessionID: UUID
+        var counter: Int64
+        var mac: [UInt8]
+    }
+
+    func token(for session: SessionRecord, counter: Int64) -> String {
+        let idBytes = session.id.bytes
+        let counterBytes = withUnsafeBytes(of: counter.bigEndian, Array.init)
+        let mac = self.mac(sessionID: idBytes, salt: session.salt, counter: counterBytes)
+        return Self.prefix + Base64URL.encode(idBytes + counterBytes + mac)
+    }
+
+    func parse(_ token: String) -> Parsed? {
+        guard token.hasPrefix(Self.prefix), token.count < 200,
+            let bytes = Base64URL.decode(String(token.dropFirst(Self.prefix.count))), bytes.count == 16 + 8 + 32
+        else { return nil }
+        let id = UUID(bytes: Array(bytes[0..<16]))
+        let counter = bytes[16..<24].reduce(Int64(0)) { ($0 << 8) | Int64($1) }
+        return Parsed(sessionID: id, counter: counter, mac: Array(bytes[24...]))
+    }
+
+    /// Whether `parsed` was minted for `session` (constant-time comparison).
+    func isAuthentic(_ parsed: Parsed, for session: SessionRecord) -> Bool {
+        let expected = mac(
+            sessionID: session.id.bytes,
+            salt: session.salt,
+            counter: withUnsafeBytes(of: parsed.counter.bigEndian, Array.init)
+        )
+        return ConstantTime.equal(expected, parsed.mac)
+    }
+
+    private func mac(sessionID: [UInt8], salt: String, counter: [UInt8]) -> [UInt8] {
+        secret.macBytes(Array("refresh|".utf8) + sessionID + Array(salt.utf8) + counter)
+    }
+}
+
+/// Comparison of secrets without early exit.
+enum ConstantTime {
+    static func equal(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+        return difference == 0
+    }
+
+    static func equal(_ lhs: String, _ rhs: String) -> Bool {
+        equal(Array(lhs.utf8), Array(rhs.utf8))
+    }
+}
+
+extension UUID {
+    var bytes: [UInt8] { withUnsafeBytes(of: uuid, Array.init) }
+
+    init(bytes: [UInt8]) {
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &value) { buffer in
+            for (index, byte) in bytes.prefix(16).enumerated() { buffer[index] = byte }
+        }
+        self.init(uuid: value)
+    }
+}

@@ -1,0 +1,72 @@
+/// The named, ordered schema migrations. Append only; never edit one that has shipped.
+enum SQLiteMigrations {
+    static let all: [(name: String, statements: [String])] = [
+        (
+            "0001_initial",
+            [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY,
+                    email TEXT UNIQUE,
+                    encrypted_password TEXT,
+                    email_confirmed_at REAL,
+                    confirmation_sent_at REAL,
+                    recovery_sent_at REAL,
+                    last_sign_in_at REAL,
+                    raw_app_meta_data TEXT NOT NULL DEFAULT '{}',
+                    raw_user_meta_data TEXT NOT NULL DEFAULT '{}',
+                    is_anonymous INTEGER NOT NULL DEFAULT 0,
+                    banned_until REAL,
+                    role TEXT NOT NULL DEFAULT 'authenticated',
+                    created_at REAL NOT NULL,
+                    updated_at REAL NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    salt TEXT NOT NULL,
+                    counter INTEGER NOT NULL,
+                    created_at REAL NOT NULL,
+                    refreshed_at REAL NOT NULL,
+                    rotated_at REAL,
+                    amr TEXT NOT NULL DEFAULT '[]'
+                )
+                """,
+                "CREATE INDEX sessions_user_id ON sessions(user_id)",
+                """
+                CREATE TABLE one_time_codes (
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    purpose TEXT NOT NULL CHECK (purpose IN ('signup', 'email', 'recovery', 'email_change', 'reauthentication', 'invite')),
+                    code_hash TEXT NOT NULL,
+                    link_hash TEXT NOT NULL UNIQUE,
+                    email TEXT NOT NULL,
+                    expires_at REAL NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    created_at REAL NOT NULL,
+                    PRIMARY KEY (user_id, purpose)
+                )
+                """,
+                """
+                CREATE TABLE signing_keys (
+                    kid TEXT PRIMARY KEY,
+                    algorithm TEXT NOT NULL,
+                    private_pem TEXT NOT NULL,
+                    created_at REAL NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE audit_log (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    at REAL NOT NULL,
+                    action TEXT NOT NULL,
+                    actor_id TEXT,
+                    ip TEXT,
+                    detail TEXT
+                )
+                """,
+            ]
+        )
+    ]
+}

@@ -1,0 +1,300 @@
+import Foundation
+import GatehouseCore
+import SQLiteNIO
+
+/// The statements of one SQLite transaction.
+struct SQLiteTransaction: StorageTransaction {
+    let connection: SQLiteConnection
+
+    private func query(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
+        try await connection.query(sql, binds)
+    }
+
+    // MARK: - Users
+
+    private static let userColumns = """
+        id, email, encrypted_password, email_confirmed_at, confirmation_sent_at, recovery_sent_at,
+        last_sign_in_at, raw_app_meta_data, raw_user_meta_data, is_anonymous, banned_until, role,
+        created_at, updated_at
+        """
+
+    func insertUser(_ user: UserRecord) async throws {
+        do {
+            _ = try await query(
+                "INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                userBinds(user)
+            )
+        } catch let error as SQLiteError where error.reason == .constraint || error.reason == .constraintUniqueFailed {
+            throw StorageError.duplicateEmail
+        }
+    }
+
+    func user(id: UUID) async throws -> UserRecord? {
+        try await query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [.text(id.key)]).first.map(user(from:))
+    }
+
+    func user(email: String) async throws -> UserRecord? {
+        try await query("SELECT \(Self.userColumns) FROM users WHERE email = ?", [.text(email.lowercased())])
+            .first.map(user(from:))
+    }
+
+    func updateUser(_ user: UserRecord) async throws {
+        var binds = Array(userBinds(user).dropFirst())
+        binds.append(.text(user.id.key))
+        do {
+            _ = try await query(
+                """
+                UPDATE users SET email = ?, encrypted_password = ?, email_confirmed_at = ?, confirmation_sent_at = ?,
+                recovery_sent_at = ?, last_sign_in_at = ?, raw_app_meta_data = ?, raw_user_meta_data = ?,
+                is_anonymous = ?, banned_until = ?, role = ?, created_at = ?, updated_at = ? WHERE id = ?
+                """,
+                binds
+            )
+        } catch let error as SQLiteError where error.reason == .constraint || error.reason == .constraintUniqueFailed {
+            throw StorageError.duplicateEmail
+        }
+    }
+
+    func listUsers(offset: Int, limit: Int) async throws -> ([UserRecord], Int) {
+        let users = try await query(
+            "SELECT \(Self.userColumns) FROM users ORDER BY created_at, id LIMIT ? OFFSET ?",
+            [.integer(limit), .integer(offset)]
+        ).map(user(from:))
+        let total = try await query("SELECT COUNT(*) AS total FROM users").first?.column("total")?.integer ?? 0
+        return (users, total)
+    }
+
+    func deleteUser(id: UUID) async throws {
+        _ = try await query("DELETE FROM users WHERE id = ?", [.text(id.key)])
+    }
+
+    private func userBinds(_ user: UserRecord) -> [SQLiteData] {
+        [
+            .text(user.id.key), user.email.map { .text($0.lowercased()) } ?? .null,
+            user.passwordHash.map(SQLiteData.text) ?? .null, .date(user.emailConfirmedAt),
+            .date(user.confirmationSentAt), .date(user.recoverySentAt), .date(user.lastSignInAt),
+            .text(JSONText.encode(user.appMetadata)), .text(JSONText.encode(user.userMetadata)),
+            .integer(user.isAnonymous ? 1 : 0), .date(user.bannedUntil), .text(user.role),
+            .float(user.createdAt.timeIntervalSince1970), .float(user.updatedAt.timeIntervalSince1970),
+        ]
+    }
+
+    private func user(from row: SQLiteRow) -> UserRecord {
+        UserRecord(
+            id: UUID(uuidString: row.column("id")?.string ?? "") ?? UUID(),
+            email: row.column("email")?.string,
+            passwordHash: row.column("encrypted_password")?.string,
+            emailConfirmedAt: row.date("email_confirmed_at"),
+            confirmationSentAt: row.date("confirmation_sent_at"),
+            recoverySentAt: row.date("recovery_sent_at"),
+            lastSignInAt: row.date("last_sign_in_at"),
+            appMetadata: JSONText.decode(row.column("raw_app_meta_data")?.string),
+            userMetadata: JSONText.decode(row.column("raw_user_meta_data")?.string),
+            isAnonymous: (row.column("is_anonymous")?.integer ?? 0) != 0,
+            bannedUntil: row.date("banned_until"),
+            role: row.column("role")?.string ?? "authenticated",
+            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
+            updatedAt: row.date("updated_at") ?? Date(timeIntervalSince1970: 0)
+        )
+    }
+
+    // MARK: - Sessions
+
+    func insertSession(_ session: SessionRecord) async throws {
+        _ = try await query(
+            """
+            INSERT INTO sessions (id, user_id, salt, counter, created_at, refreshed_at, rotated_at, amr)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(session.id.key), .text(session.userID.key), .text(session.salt), .integer(Int(session.counter)),
+                .float(session.createdAt.timeIntervalSince1970), .float(session.refreshedAt.timeIntervalSince1970),
+                .date(session.rotatedAt), .text(JSONText.encode(session.amr)),
+            ]
+        )
+    }
+
+    func session(id: UUID) async throws -> SessionRecord? {
+        guard
+            let row = try await query(
+                "SELECT id, user_id, salt, counter, created_at, refreshed_at, rotated_at, amr FROM sessions WHERE id = ?",
+                [.text(id.key)]
+            ).first
+        else { return nil }
+        return SessionRecord(
+            id: id,
+            userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
+            salt: row.column("salt")?.string ?? "",
+            counter: Int64(row.column("counter")?.integer ?? 0),
+            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
+            refreshedAt: row.date("refreshed_at") ?? Date(timeIntervalSince1970: 0),
+            rotatedAt: row.date("rotated_at"),
+            amr: (try? JSONDecoder().decode([AMREntry].self, from: Data((row.column("amr")?.string ?? "[]").utf8)))
+                ?? []
+        )
+    }
+
+    func rotateSession(id: UUID, expectedCounter: Int64, at now: Date) async throws -> Bool {
+        let rows = try await query(
+            """
+            UPDATE sessions SET counter = counter + 1, rotated_at = ?, refreshed_at = ?
+            WHERE id = ? AND counter = ? RETURNING counter
+            """,
+            [
+                .float(now.timeIntervalSince1970), .float(now.timeIntervalSince1970), .text(id.key),
+                .integer(Int(expectedCounter)),
+            ]
+        )
+        return !rows.isEmpty
+    }
+
+    func deleteSession(id: UUID) async throws {
+        _ = try await query("DELETE FROM sessions WHERE id = ?", [.text(id.key)])
+    }
+
+    func deleteSessions(userID: UUID, except: UUID?) async throws -> Int {
+        let rows = try await query(
+            "DELETE FROM sessions WHERE user_id = ? AND id != ? RETURNING id",
+            [.text(userID.key), .text(except?.key ?? "")]
+        )
+        return rows.count
+    }
+
+    // MARK: - Codes
+
+    func upsertCode(_ code: CodeRecord) async throws {
+        _ = try await query(
+            """
+            INSERT INTO one_time_codes (user_id, purpose, code_hash, link_hash, email, expires_at, attempts, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, purpose) DO UPDATE SET code_hash = excluded.code_hash, link_hash = excluded.link_hash,
+            email = excluded.email, expires_at = excluded.expires_at, attempts = 0, created_at = excluded.created_at
+            """,
+            [
+                .text(code.userID.key), .text(code.purpose), .text(code.codeHash), .text(code.linkHash),
+                .text(code.email.lowercased()), .float(code.expiresAt.timeIntervalSince1970), .integer(code.attempts),
+                .float(code.createdAt.timeIntervalSince1970),
+            ]
+        )
+    }
+
+    private static let codeColumns = "user_id, purpose, code_hash, link_hash, email, expires_at, attempts, created_at"
+
+    func code(userID: UUID, purpose: String) async throws -> CodeRecord? {
+        try await query(
+            "SELECT \(Self.codeColumns) FROM one_time_codes WHERE user_id = ? AND purpose = ?",
+            [.text(userID.key), .text(purpose)]
+        ).first.map(code(from:))
+    }
+
+    func code(linkHash: String) async throws -> CodeRecord? {
+        try await query("SELECT \(Self.codeColumns) FROM one_time_codes WHERE link_hash = ?", [.text(linkHash)])
+            .first.map(code(from:))
+    }
+
+    func updateCodeAttempts(userID: UUID, purpose: String, attempts: Int) async throws {
+        _ = try await query(
+            "UPDATE one_time_codes SET attempts = ? WHERE user_id = ? AND purpose = ?",
+            [.integer(attempts), .text(userID.key), .text(purpose)]
+        )
+    }
+
+    func deleteCode(userID: UUID, purpose: String) async throws {
+        _ = try await query(
+            "DELETE FROM one_time_codes WHERE user_id = ? AND purpose = ?",
+            [.text(userID.key), .text(purpose)]
+        )
+    }
+
+    private func code(from row: SQLiteRow) -> CodeRecord {
+        CodeRecord(
+            userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
+            purpose: row.column("purpose")?.string ?? "",
+            codeHash: row.column("code_hash")?.string ?? "",
+            linkHash: row.column("link_hash")?.string ?? "",
+            email: row.column("email")?.string ?? "",
+            expiresAt: row.date("expires_at") ?? Date(timeIntervalSince1970: 0),
+            attempts: row.column("attempts")?.integer ?? 0,
+            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0)
+        )
+    }
+
+    // MARK: - Keys and audit
+
+    func signingKeys() async throws -> [SigningKeyRecord] {
+        try await query("SELECT kid, algorithm, private_pem, created_at FROM signing_keys ORDER BY created_at").map {
+            SigningKeyRecord(
+                kid: $0.column("kid")?.string ?? "",
+                algorithm: $0.column("algorithm")?.string ?? "",
+                privatePEM: $0.column("private_pem")?.string ?? "",
+                createdAt: $0.date("created_at") ?? Date(timeIntervalSince1970: 0)
+            )
+        }
+    }
+
+    func insertSigningKey(_ key: SigningKeyRecord) async throws {
+        _ = try await query(
+            "INSERT INTO signing_keys (kid, algorithm, private_pem, created_at) VALUES (?, ?, ?, ?)",
+            [.text(key.kid), .text(key.algorithm), .text(key.privatePEM), .float(key.createdAt.timeIntervalSince1970)]
+        )
+    }
+
+    func appendAudit(_ entry: AuditEntry) async throws {
+        _ = try await query(
+            "INSERT INTO audit_log (at, action, actor_id, ip, detail) VALUES (?, ?, ?, ?, ?)",
+            [
+                .float(entry.at.timeIntervalSince1970), .text(entry.action),
+                entry.actorID.map { .text($0.key) } ?? .null,
+                entry.ip.map(SQLiteData.text) ?? .null, entry.detail.map(SQLiteData.text) ?? .null,
+            ]
+        )
+    }
+
+    func auditEntries(limit: Int) async throws -> [AuditEntry] {
+        try await query(
+            "SELECT at, action, actor_id, ip, detail FROM audit_log ORDER BY id DESC LIMIT ?",
+            [.integer(limit)]
+        )
+        .map {
+            AuditEntry(
+                at: $0.date("at") ?? Date(timeIntervalSince1970: 0),
+                action: $0.column("action")?.string ?? "",
+                actorID: $0.column("actor_id")?.string.flatMap(UUID.init(uuidString:)),
+                ip: $0.column("ip")?.string,
+                detail: $0.column("detail")?.string
+            )
+        }
+    }
+}
+
+extension UUID {
+    /// The lowercase text form used as a key.
+    var key: String { uuidString.lowercased() }
+}
+
+extension SQLiteData {
+    static func date(_ date: Date?) -> SQLiteData {
+        date.map { .float($0.timeIntervalSince1970) } ?? .null
+    }
+}
+
+extension SQLiteRow {
+    func date(_ name: String) -> Date? {
+        guard let value = column(name), value != .null, let seconds = value.double else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+}
+
+/// JSON text columns.
+enum JSONText {
+    static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    static func decode(_ text: String?) -> [String: JSONValue] {
+        guard let text else { return [:] }
+        return (try? JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))) ?? [:]
+    }
+}

@@ -1,0 +1,52 @@
+public import Foundation
+
+/// A session row: one sign-in and its refresh-token family.
+///
+/// Refresh tokens are never stored: they are recomputed from the session id, its salt and the
+/// counter under the server secret (see ``RefreshTokenCodec``).
+public struct SessionRecord: Sendable, Equatable {
+    public var id: UUID
+    public var userID: UUID
+    /// Random per-session salt (hex).
+    public var salt: String
+    /// The counter of the one live refresh token.
+    public var counter: Int64
+    public var createdAt: Date
+    /// When the session was last used to refresh (inactivity timeout).
+    public var refreshedAt: Date
+    /// When the counter last moved (reuse interval).
+    public var rotatedAt: Date?
+    /// Authentication methods, newest first, as `method:timestamp`.
+    public var amr: [AMREntry]
+
+    public init(
+        id: UUID = UUID(),
+        userID: UUID,
+        salt: String,
+        counter: Int64 = 0,
+        createdAt: Date,
+        refreshedAt: Date,
+        rotatedAt: Date? = nil,
+        amr: [AMREntry]
+    ) {
+        self.id = id
+        self.userID = userID
+        self.salt = salt
+        self.counter = counter
+        self.createdAt = createdAt
+        self.refreshedAt = refreshedAt
+        self.rotatedAt = rotatedAt
+        self.amr = amr
+    }
+}
+
+/// One authentication method in the `amr` claim.
+public struct AMREntry: Codable, Sendable, Equatable {
+    public var method: String
+    public var timestamp: Int
+
+    public init(method: String, timestamp: Int) {
+        self.method = method
+        self.timestamp = timestamp
+    }
+}

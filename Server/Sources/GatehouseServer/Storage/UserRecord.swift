@@ -1,0 +1,96 @@
+public import Foundation
+public import GatehouseCore
+
+/// A user row.
+public struct UserRecord: Sendable, Equatable {
+    public var id: UUID
+    public var email: String?
+    /// A bcrypt hash (`$2b$…`), or `nil` for users without a password.
+    public var passwordHash: String?
+    public var emailConfirmedAt: Date?
+    public var confirmationSentAt: Date?
+    public var recoverySentAt: Date?
+    public var lastSignInAt: Date?
+    public var appMetadata: [String: JSONValue]
+    public var userMetadata: [String: JSONValue]
+    public var isAnonymous: Bool
+    public var bannedUntil: Date?
+    public var role: String
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: UUID = UUID(),
+        email: String? = nil,
+        passwordHash: String? = nil,
+        emailConfirmedAt: Date? = nil,
+        confirmationSentAt: Date? = nil,
+        recoverySentAt: Date? = nil,
+        lastSignInAt: Date? = nil,
+        appMetadata: [String: JSONValue] = [:],
+        userMetadata: [String: JSONValue] = [:],
+        isAnonymous: Bool = false,
+        bannedUntil: Date? = nil,
+        role: String = "authenticated",
+        createdAt: Date,
+        updatedAt: Date
+    ) {
+        self.id = id
+        self.email = email
+        self.passwordHash = passwordHash
+        self.emailConfirmedAt = emailConfirmedAt
+        self.confirmationSentAt = confirmationSentAt
+        self.recoverySentAt = recoverySentAt
+        self.lastSignInAt = lastSignInAt
+        self.appMetadata = appMetadata
+        self.userMetadata = userMetadata
+        self.isAnonymous = isAnonymous
+        self.bannedUntil = bannedUntil
+        self.role = role
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// Whether the user is banned at `now`.
+    func isBanned(at now: Date) -> Bool { bannedUntil.map { $0 > now } ?? false }
+
+    /// The wire representation.
+    public var wire: WireUser {
+        WireUser(
+            id: id,
+            role: role,
+            email: email,
+            emailConfirmedAt: emailConfirmedAt,
+            confirmedAt: emailConfirmedAt,
+            confirmationSentAt: confirmationSentAt,
+            recoverySentAt: recoverySentAt,
+            lastSignInAt: lastSignInAt,
+            appMetadata: appMetadata,
+            userMetadata: userMetadata,
+            identities: isAnonymous
+                ? []
+                : email.map { email in
+                    [
+                        WireIdentity(
+                            identityID: id,
+                            id: id.uuidString.lowercased(),
+                            userID: id,
+                            identityData: [
+                                "sub": .string(id.uuidString.lowercased()), "email": .string(email),
+                                "email_verified": .bool(emailConfirmedAt != nil),
+                            ],
+                            provider: "email",
+                            email: email,
+                            lastSignInAt: lastSignInAt,
+                            createdAt: createdAt,
+                            updatedAt: updatedAt
+                        )
+                    ]
+                } ?? [],
+            createdAt: createdAt,
+            updatedAt: updatedAt,
+            bannedUntil: bannedUntil,
+            isAnonymous: isAnonymous
+        )
+    }
+}

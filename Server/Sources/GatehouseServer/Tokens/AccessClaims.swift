@@ -1,0 +1,82 @@
+import Foundation
+import GatehouseCore
+import JWTKit
+
+/// The claims of a Gatehouse access token (GoTrue's set).
+struct AccessClaims: JWTPayload, Equatable {
+    var aud: String
+    var exp: Int
+    var iat: Int
+    var nbf: Int?
+    var iss: String
+    var sub: String
+    var email: String
+    var phone: String
+    var role: String
+    var aal: String
+    var amr: [AMREntry]
+    var sessionID: String?
+    var isAnonymous: Bool
+    var appMetadata: [String: JSONValue]
+    var userMetadata: [String: JSONValue]
+
+    enum CodingKeys: String, CodingKey {
+        case aud, exp, iat, nbf, iss, sub, email, phone, role, aal, amr
+        case sessionID = "session_id"
+        case isAnonymous = "is_anonymous"
+        case appMetadata = "app_metadata"
+        case userMetadata = "user_metadata"
+    }
+
+    init(
+        aud: String,
+        exp: Int,
+        iat: Int,
+        iss: String,
+        sub: String,
+        email: String,
+        role: String,
+        amr: [AMREntry],
+        sessionID: String?,
+        isAnonymous: Bool,
+        appMetadata: [String: JSONValue],
+        userMetadata: [String: JSONValue]
+    ) {
+        self.aud = aud
+        self.exp = exp
+        self.iat = iat
+        self.iss = iss
+        self.sub = sub
+        self.email = email
+        self.phone = ""
+        self.role = role
+        self.aal = "aal1"
+        self.amr = amr
+        self.sessionID = sessionID
+        self.isAnonymous = isAnonymous
+        self.appMetadata = appMetadata
+        self.userMetadata = userMetadata
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        aud = try c.decode(String.self, forKey: .aud)
+        exp = try c.decode(Int.self, forKey: .exp)
+        iat = try c.decodeIfPresent(Int.self, forKey: .iat) ?? 0
+        nbf = try c.decodeIfPresent(Int.self, forKey: .nbf)
+        iss = try c.decodeIfPresent(String.self, forKey: .iss) ?? ""
+        sub = try c.decode(String.self, forKey: .sub)
+        email = try c.decodeIfPresent(String.self, forKey: .email) ?? ""
+        phone = try c.decodeIfPresent(String.self, forKey: .phone) ?? ""
+        role = try c.decode(String.self, forKey: .role)
+        aal = try c.decodeIfPresent(String.self, forKey: .aal) ?? "aal1"
+        amr = try c.decodeIfPresent([AMREntry].self, forKey: .amr) ?? []
+        sessionID = try c.decodeIfPresent(String.self, forKey: .sessionID)
+        isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous) ?? false
+        appMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .appMetadata) ?? [:]
+        userMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .userMetadata) ?? [:]
+    }
+
+    /// Signature checks happen in jwt-kit; claim checks (with leeway and our clock) in ``TokenService``.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

@@ -1,0 +1,130 @@
+import Foundation
+import GatehouseCore
+import JWTKit
+
+/// Signs and verifies access tokens: ES256 with a `kid` by default (keys generated on first
+/// start and kept in the database, published at `/.well-known/jwks.json`), or HS256 when a
+/// secret is configured. One key collection holds only our own keys, never a provider's.
+struct TokenService: Sendable {
+    let keys: JWTKeyCollection
+    let signingKid: JWKIdentifier
+    /// The public JWKs, for `/.well-known/jwks.json` (empty for HS256).
+    let publicJWKs: [[String: JSONValue]]
+    let issuer: String
+    let audience = "authenticated"
+    let lifetime: Int
+    let leeway: Int
+
+    static func make(
+        configuration: ServerConfiguration,
+        storage: any AuthStorage,
+        now: Date
+    ) async throws
+        -> TokenService
+    {
+        let keys = JWTKeyCollection()
+        if let secret = configuration.jwtSecret {
+            await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: "hs256")
+            return TokenService(
+                keys: keys,
+                signingKid: "hs256",
+                publicJWKs: [],
+                issuer: configuration.issuer,
+                lifetime: configuration.jwtExpiry,
+                leeway: configuration.jwtLeeway
+            )
+        }
+        var stored = try await storage.transaction { try await $0.signingKeys() }.filter { $0.algorithm == "ES256" }
+        if stored.isEmpty {
+            let key = ES256PrivateKey()
+            let record = SigningKeyRecord(
+                kid: Hex.encode(Hex.randomBytes(8)),
+                algorithm: "ES256",
+                privatePEM: key.pemRepresentation,
+                createdAt: now
+            )
+            try await storage.transaction { try await $0.insertSigningKey(record) }
+            stored = [record]
+        }
+        var jwks: [[String: JSONValue]] = []
+        for record in stored {
+            let key = try ES256PrivateKey(pem: record.privatePEM)
+            await keys.add(ecdsa: key, kid: JWKIdentifier(string: record.kid))
+            if let parameters = key.publicKey.parameters {
+                jwks.append([
+                    "kty": "EC", "crv": "P-256", "x": .string(parameters.x), "y": .string(parameters.y),
+                    "kid": .string(record.kid), "alg": "ES256", "use": "sig", "key_ops": ["verify"],
+                ])
+            }
+        }
+        let signing = stored.max { $0.createdAt < $1.createdAt }!
+        return TokenService(
+            keys: keys,
+            signingKid: JWKIdentifier(string: signing.kid),
+            publicJWKs: jwks,
+            issuer: configuration.issuer,
+            lifetime: configuration.jwtExpiry,
+            leeway: configuration.jwtLeeway
+        )
+    }
+
+    /// An access token for `user` in `session`.
+    func accessToken(for user: UserRecord, session: SessionRecord, now: Date) async throws -> String {
+        let issuedAt = Int(now.timeIntervalSince1970)
+        let claims = AccessClaims(
+            aud: audience,
+            exp: issuedAt + lifetime,
+            iat: issuedAt,
+            iss: issuer,
+            sub: user.id.key,
+            email: user.email ?? "",
+            role: user.role,
+            amr: session.amr,
+            sessionID: session.id.key,
+            isAnonymous: user.isAnonymous,
+            appMetadata: user.appMetadata,
+            userMetadata: user.userMetadata
+        )
+        return try await keys.sign(claims, kid: signingKid)
+    }
+
+    /// A `service_role` token for the admin API (no session).
+    func serviceRoleToken(now: Date, lifetime: Int = 10 * 365 * 86_400) async throws -> String {
+        let issuedAt = Int(now.timeIntervalSince1970)
+        var claims = AccessClaims(
+            aud: audience,
+            exp: issuedAt + lifetime,
+            iat: issuedAt,
+            iss: issuer,
+            sub: "service_role",
+            email: "",
+            role: "service_role",
+            amr: [],
+            sessionID: nil,
+            isAnonymous: false,
+            appMetadata: [:],
+            userMetadata: [:]
+        )
+        claims.aal = "aal1"
+        return try await keys.sign(claims, kid: signingKid)
+    }
+
+    /// Verifies signature and claims; any failure is 403 `bad_jwt`.
+    func verify(_ token: String, now: Date) async throws -> AccessClaims {
+        guard token.utf8.count < 16_384, token.split(separator: ".", omittingEmptySubsequences: false).count == 3 else {
+            throw APIError.badJWT("token is malformed")
+        }
+        let claims: AccessClaims
+        do {
+            claims = try await keys.verify(token, as: AccessClaims.self)
+        } catch {
+            throw APIError.badJWT("signature is invalid")
+        }
+        let seconds = Int(now.timeIntervalSince1970)
+        guard claims.exp + leeway > seconds else { throw APIError.badJWT("token has expired") }
+        if let nbf = claims.nbf, nbf > seconds + leeway { throw APIError.badJWT("token is not valid yet") }
+        guard claims.iss == issuer else { throw APIError.badJWT("issuer is not accepted") }
+        guard claims.aud == audience else { throw APIError.badJWT("audience is not accepted") }
+        return claims
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import GatehouseServer
+import Hummingbird
+import Logging
+import UnixSignals
+
+/// `gatehouse-server`: run the server (the default), or print an admin token.
+@main
+struct GatehouseServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gatehouse-server",
+        abstract: "A GoTrue-compatible auth server. Configuration comes from GATEHOUSE_* variables.",
+        subcommands: [Serve.self, AdminToken.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Flags that override the environment.
+struct ServerOptions: ParsableArguments {
+    @Option(help: "Address to listen on (GATEHOUSE_HOST, default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "Port to listen on (GATEHOUSE_PORT, default 9999).")
+    var port: Int?
+
+    @Option(help: "SQLite path or sqlite:// URL (GATEHOUSE_DATABASE_URL, default ./gatehouse.sqlite).")
+    var database: String?
+
+    func configuration() throws -> ServerConfiguration {
+        var environment = ProcessInfo.processInfo.environment
+        if let host { environment["GATEHOUSE_HOST"] = host }
+        if let port { environment["GATEHOUSE_PORT"] = String(port) }
+        if let database { environment["GATEHOUSE_DATABASE_URL"] = database }
+        do {
+            return try ServerConfiguration(environment: environment)
+        } catch let error as ConfigurationError {
+            throw ValidationError("Invalid configuration: \(error.description)")
+        }
+    }
+}
+
+extension GatehouseServerCommand {
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Run the server (the default).")
+
+        @OptionGroup var options: ServerOptions
+
+        func run() async throws {
+            let configuration = try options.configuration()
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardOutput(label: label)
+                handler.logLevel =
+                    ProcessInfo.processInfo.environment["GATEHOUSE_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) }
+                    ?? .info
+                return handler
+            }
+            let logger = Logger(label: "gatehouse")
+            let server = try await buildServer(configuration: configuration, logger: logger)
+            logger.info(
+                "Gatehouse listening",
+                metadata: [
+                    "address": "\(configuration.host):\(configuration.port)", "database": "\(configuration.database)",
+                ]
+            )
+            try await server.application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        }
+    }
+
+    struct AdminToken: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "admin-token",
+            abstract: "Print a service_role JWT for the admin API, signed with this server's key."
+        )
+
+        @OptionGroup var options: ServerOptions
+
+        func run() async throws {
+            var logger = Logger(label: "gatehouse")
+            logger.logLevel = .error
+            let server = try await buildServer(configuration: try options.configuration(), logger: logger)
+            print(try await server.serviceRoleToken())
+        }
+    }
+}
