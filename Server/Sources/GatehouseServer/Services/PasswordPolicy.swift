@@ -14,7 +14,7 @@ struct PasswordPolicy: Sendable {
         let url = Bundle.module.url(forResource: "common-passwords", withExtension: "txt")
         let text = url.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
         let words = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        return PasswordPolicy(commonPasswords: Set(words.filter { !$0.isEmpty }))
+        return PasswordPolicy(commonPasswords: Set(words.filter { !$0.isEmpty && !$0.hasPrefix("#") }))
     }
 
     func check(_ password: String, email: String?) throws {

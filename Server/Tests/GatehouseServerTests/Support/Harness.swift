@@ -1,0 +1,145 @@
+import Foundation
+import GatehouseServer
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+
+/// A real server on loopback with a temporary SQLite file, a memory mailer and a manual clock.
+struct Harness {
+    let server: GatehouseServerApp
+    let mailer: MemoryMailer
+    let clock: TestClock
+    let directory: URL
+    var configuration: ServerConfiguration
+
+    static func make(
+        clock: TestClock = TestClock(),
+        directory: URL? = nil,
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> Harness {
+        let directory =
+            directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.database = .sqliteFile(directory.appendingPathComponent("gatehouse.sqlite").path)
+        configuration.bcryptCost = 4
+        configuration.rateLimits.token = 10_000
+        configuration.rateLimits.verify = 10_000
+        configuration.rateLimits.otp = 10_000
+        configuration.rateLimits.anonymous = 10_000
+        configuration.rateLimits.emailSent = 10_000
+        configure(&configuration)
+        let mailer = MemoryMailer()
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let server = try await buildServer(configuration: configuration, mailer: mailer, now: clock.now, logger: logger)
+        return Harness(server: server, mailer: mailer, clock: clock, directory: directory, configuration: configuration)
+    }
+
+    /// Runs `body` against the server over real HTTP on loopback.
+    func live(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+        try await server.application.test(.live) { client in
+            try await body(Client(client: client, mailer: mailer))
+        }
+        try? await server.storage.close()
+    }
+
+    /// The database files' bytes as text, to check what is (not) stored.
+    func databaseText() throws -> String {
+        try ["gatehouse.sqlite", "gatehouse.sqlite-wal"].map { directory.appendingPathComponent($0) }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+            .map { try String(decoding: Data(contentsOf: $0), as: UTF8.self) }
+            .joined()
+    }
+
+    func removeFiles() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// A JSON reply.
+struct Reply: @unchecked Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var text: String
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:] }
+
+    subscript(key: String) -> Any? { json[key] }
+    func string(_ key: String) -> String? { json[key] as? String }
+    var user: [String: Any] { json["user"] as? [String: Any] ?? json }
+    var errorCode: String? { (json["error_code"] as? String) ?? (json["code"] as? String) }
+    func header(_ name: String) -> String? { headers[HTTPField.Name(name)!] }
+}
+
+/// Sends requests to the live server.
+struct Client: Sendable {
+    let client: any TestClientProtocol
+    let mailer: MemoryMailer
+
+    @discardableResult
+    func send(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        json: String? = nil,
+        bearer: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> Reply {
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        if let bearer { fields[.authorization] = "Bearer \(bearer)" }
+        for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
+        return try await client.execute(
+            uri: path,
+            method: method,
+            headers: fields,
+            body: json.map { ByteBuffer(string: $0) }
+        ) { response in
+            Reply(status: response.status, headers: response.headers, text: String(buffer: response.body))
+        }
+    }
+
+    func post(_ path: String, _ json: String = "{}", bearer: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        try await send(.post, path, json: json, bearer: bearer, headers: headers)
+    }
+
+    func get(_ path: String, bearer: String? = nil) async throws -> Reply {
+        try await send(.get, path, bearer: bearer)
+    }
+
+    /// Signs up with autoconfirm off, confirms with the mailed code, and returns the session.
+    func confirmedSession(email: String, password: String = "correct horse battery") async throws -> Reply {
+        let signup = try await post("/signup", #"{"email":"\#(email)","password":"\#(password)"}"#)
+        guard signup.status == .ok else { return signup }
+        if signup["access_token"] != nil { return signup }
+        let code = try await waitForCode(to: email)
+        return try await post("/verify", #"{"type":"signup","email":"\#(email)","token":"\#(code)"}"#)
+    }
+
+    func signIn(_ email: String, _ password: String = "correct horse battery") async throws -> Reply {
+        try await post("/token?grant_type=password", #"{"email":"\#(email)","password":"\#(password)"}"#)
+    }
+
+    func refresh(_ token: String) async throws -> Reply {
+        try await post("/token?grant_type=refresh_token", #"{"refresh_token":"\#(token)"}"#)
+    }
+
+    /// The newest code mailed to an address (mail goes out off the request path).
+    func waitForCode(to email: String) async throws -> String {
+        for _ in 0..<500 {
+            if let code = await mailer.lastCode(to: email) { return code }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw HarnessError.noMail(email)
+    }
+
+    func mailCount(to email: String) async -> Int {
+        await mailer.sent.filter { $0.to == email }.count
+    }
+}
+
+enum HarnessError: Error {
+    case noMail(String)
+}
