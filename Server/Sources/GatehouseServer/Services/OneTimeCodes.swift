@@ -38,3 +38,4 @@ struct OneTimeCodes: Sendable {
         secret.mac("code|\(purpose)|\(email.lowercased())|\(code)")
     }
 }
+
