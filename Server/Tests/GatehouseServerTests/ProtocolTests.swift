@@ -1,0 +1,150 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import GatehouseServer
+
+@Suite("Protocol surface: envelopes, bad input, limits, metadata")
+struct ProtocolTests {
+    @Test func errorsUseTheLegacyEnvelopeOrThe20240101OneWithItsHeaderEchoed() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            let legacy = try await client.signIn("nobody@example.com", "whatever pass")
+            #expect(legacy["code"] as? Int == 400)
+            #expect(legacy.string("error_code") == "invalid_credentials")
+            #expect(legacy.string("msg") != nil)
+            #expect(legacy.header("X-Supabase-Api-Version") == nil)
+
+            let modern = try await client.post(
+                "/token?grant_type=password",
+                #"{"email":"nobody@example.com","password":"whatever pass"}"#,
+                headers: ["X-Supabase-Api-Version": "2024-01-01"]
+            )
+            #expect(modern.string("code") == "invalid_credentials")
+            #expect(modern.string("message") != nil)
+            #expect(modern.header("X-Supabase-Api-Version") == "2024-01-01")
+            #expect(modern.header("x-sb-error-code") == "invalid_credentials")
+        }
+    }
+
+    @Test func badInputIsA4xxNeverA5xx() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            let cases: [(String, String, HTTPResponse.Status, String?)] = [
+                ("/signup", #"{"email":"#, .badRequest, "bad_json"),
+                ("/signup", "not json at all", .badRequest, "bad_json"),
+                ("/signup", #"{"email":42,"password":"correct horse battery"}"#, .badRequest, "validation_failed"),
+                ("/signup", #"{"email":"not-an-address","password":"correct horse battery"}"#, .badRequest, "validation_failed"),
+                ("/token?grant_type=password", #"{"email":"a@b.co","password":["x"]}"#, .badRequest, "validation_failed"),
+                ("/token?grant_type=refresh_token", #"{}"#, .badRequest, "validation_failed"),
+                ("/token?grant_type=magic", #"{}"#, .badRequest, "invalid_credentials"),
+                ("/verify", #"{"type":"nonsense","email":"a@b.co","token":"123456"}"#, .badRequest, "validation_failed"),
+                ("/otp", #"{"email":null}"#, .badRequest, "validation_failed"),
+                ("/signup", "[1,2,3]", .badRequest, nil),
+            ]
+            for (path, body, status, code) in cases {
+                let reply = try await client.post(path, body)
+                #expect(reply.status == status, "\(path) \(body.prefix(30)): \(reply.status) \(reply.text)")
+                if let code { #expect(reply.errorCode == code, "\(path) \(body.prefix(30))") }
+            }
+            let huge = try await client.post("/signup", #"{"email":"a@b.co","password":""# + String(repeating: "x", count: 1 << 20) + #""}"#)
+            #expect(huge.status == .contentTooLarge)
+            #expect(huge.errorCode == "request_entity_too_large")
+            #expect(try await client.get("/no/such/route").status == .notFound)
+            #expect(try await client.get("/user").status == .unauthorized)
+            #expect(try await client.get("/user").errorCode == "no_authorization")
+        }
+    }
+
+    @Test func anonymousSignUpsAreRateLimitedPerAddress() async throws {
+        let harness = try await Harness.make { $0.rateLimits.anonymous = 3 }
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            for _ in 0..<3 { #expect(try await client.post("/signup", "{}").status == .ok) }
+            let limited = try await client.post("/signup", "{}")
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.errorCode == "over_request_rate_limit")
+            #expect(Int(limited.header("Retry-After") ?? "") ?? 0 > 0)
+        }
+    }
+
+    @Test func failedPasswordsPerAccountAreLimited() async throws {
+        let harness = try await Harness.make {
+            $0.mailerAutoconfirm = true
+            $0.rateLimits.failedPasswordsPerAccount = 3
+        }
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            _ = try await client.post("/signup", #"{"email":"ada@example.com","password":"correct horse battery"}"#)
+            for _ in 0..<3 { #expect(try await client.signIn("ada@example.com", "wrong guess").errorCode == "invalid_credentials") }
+            let limited = try await client.signIn("ada@example.com")
+            #expect(limited.status == .tooManyRequests, "even the right password waits until the window passes")
+        }
+    }
+
+    @Test func anonymousSignInCanBeDisabled() async throws {
+        let harness = try await Harness.make { $0.anonymousUsers = false }
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            let reply = try await client.post("/signup", "{}")
+            #expect(reply.status == .unprocessableContent)
+            #expect(reply.errorCode == "anonymous_provider_disabled")
+            let settings = try await client.get("/settings")
+            #expect((settings["external"] as? [String: Any])?["anonymous_users"] as? Bool == false)
+        }
+    }
+
+    @Test func healthAndSettingsAnswer() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            let health = try await client.get("/health")
+            #expect(health.status == .ok && health.string("name") == "Gatehouse")
+            let settings = try await client.get("/settings")
+            #expect(settings["mailer_autoconfirm"] as? Bool == false)
+            #expect((settings["external"] as? [String: Any])?["email"] as? Bool == true)
+        }
+    }
+
+    @Test func sqliteRunsInWALWithFullSync() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let storage = try #require(harness.server.storage as? SQLiteStorage)
+        #expect(try await storage.pragma("journal_mode") == "wal")
+        #expect(try await storage.pragma("synchronous") == "2", "2 is FULL")
+        #expect(try await storage.pragma("foreign_keys") == "1")
+        try await storage.migrate()  // idempotent
+        try await storage.close()
+    }
+
+    @Test func theAuditLogRecordsSignInsFailuresRefreshesAndLogouts() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let storage = harness.server.storage
+        try await harness.live { client in
+            let session = try await client.confirmedSession(email: "ada@example.com")
+            _ = try await client.signIn("ada@example.com", "wrong guess")
+            _ = try await client.refresh(try #require(session.string("refresh_token")))
+            _ = try await client.post("/logout", bearer: session.string("access_token"))
+            let actions = Set(try await storage.transaction { try await $0.auditEntries(limit: 50) }.map(\.action))
+            #expect(actions.isSuperset(of: ["user_signedup", "verified", "login_failed", "token_refreshed", "logout"]), "\(actions)")
+        }
+    }
+
+    @Test func configurationRejectsBadValuesNamingTheVariable() {
+        #expect(throws: ConfigurationError(variable: "GATEHOUSE_PORT", problem: "must be a whole number from 0 to 65535, not “http”")) {
+            try ServerConfiguration(environment: ["GATEHOUSE_PORT": "http"])
+        }
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["GATEHOUSE_JWT_SECRET": "short"]) }
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "maybe"]) }
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["GATEHOUSE_DATABASE_URL": "mysql://x"]) }
+        let parsed = try? ServerConfiguration(environment: [
+            "GATEHOUSE_DATABASE_URL": "sqlite:///tmp/x.sqlite", "GATEHOUSE_RATE_LIMIT_TOKEN": "7", "GATEHOUSE_JWT_EXP": "120",
+        ])
+        #expect(parsed?.database == .sqliteFile("/tmp/x.sqlite"))
+        #expect(parsed?.rateLimits.token == 7)
+        #expect(parsed?.jwtExpiry == 120)
+    }
+}
