@@ -64,6 +64,8 @@ extension GatehouseServerCommand {
                 ]
             )
             try await server.application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            try await server.storage.close()
+            logger.info("Gatehouse stopped")
         }
     }
 
@@ -80,6 +82,7 @@ extension GatehouseServerCommand {
             logger.logLevel = .error
             let server = try await buildServer(configuration: try options.configuration(), logger: logger)
             print(try await server.serviceRoleToken())
+            try await server.storage.close()
         }
     }
 }

@@ -7,7 +7,10 @@ import Testing
 struct AnonymousAndUserTests {
     func claims(_ token: String?) -> [String: Any] {
         guard let token, token.split(separator: ".").count == 3 else { return [:] }
-        var part = String(token.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var part = String(token.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+            of: "_",
+            with: "/"
+        )
         while part.count % 4 != 0 { part += "=" }
         return (try? JSONSerialization.jsonObject(with: Data(base64Encoded: part) ?? Data())) as? [String: Any] ?? [:]
     }
@@ -20,7 +23,10 @@ struct AnonymousAndUserTests {
             #expect(guest.status == .ok)
             #expect(guest.user["is_anonymous"] as? Bool == true)
             let claims = claims(guest.string("access_token"))
-            for key in ["aud", "exp", "iat", "iss", "sub", "email", "phone", "role", "aal", "amr", "session_id", "is_anonymous", "app_metadata", "user_metadata"] {
+            for key in [
+                "aud", "exp", "iat", "iss", "sub", "email", "phone", "role", "aal", "amr", "session_id", "is_anonymous",
+                "app_metadata", "user_metadata",
+            ] {
                 #expect(claims[key] != nil, "claim \(key)")
             }
             #expect(claims["aud"] as? String == "authenticated")
@@ -44,7 +50,10 @@ struct AnonymousAndUserTests {
             #expect(update.status == .ok)
             #expect(update["is_anonymous"] as? Bool == true, "still a guest until the address is confirmed")
             let code = try await client.waitForCode(to: "ada@example.com")
-            let verified = try await client.post("/verify", #"{"type":"signup","email":"ada@example.com","token":"\#(code)"}"#)
+            let verified = try await client.post(
+                "/verify",
+                #"{"type":"signup","email":"ada@example.com","token":"\#(code)"}"#
+            )
             #expect(verified.user["id"] as? String == id)
             #expect(verified.user["is_anonymous"] as? Bool == false)
             #expect(try await client.signIn("ada@example.com").user["id"] as? String == id)
@@ -76,7 +85,12 @@ struct AnonymousAndUserTests {
         try await harness.live { client in
             _ = try await client.post("/signup", #"{"email":"ada@example.com","password":"correct horse battery"}"#)
             let guest = try await client.post("/signup", "{}")
-            let update = try await client.send(.put, "/user", json: #"{"email":"ada@example.com"}"#, bearer: guest.string("access_token"))
+            let update = try await client.send(
+                .put,
+                "/user",
+                json: #"{"email":"ada@example.com"}"#,
+                bearer: guest.string("access_token")
+            )
             #expect(update.status == .unprocessableContent)
             #expect(update.errorCode == "email_exists")
         }
@@ -92,15 +106,30 @@ struct AnonymousAndUserTests {
             _ = try await client.send(.put, "/user", json: #"{"data":{"a":1}}"#, bearer: token)
             let merged = try await client.send(.put, "/user", json: #"{"data":{"b":2}}"#, bearer: token)
             #expect((merged["user_metadata"] as? [String: Any])?.keys.sorted() == ["a", "b"])
-            let same = try await client.send(.put, "/user", json: #"{"password":"correct horse battery"}"#, bearer: token)
+            let same = try await client.send(
+                .put,
+                "/user",
+                json: #"{"password":"correct horse battery"}"#,
+                bearer: token
+            )
             #expect(same.errorCode == "same_password")
-            let changed = try await client.send(.put, "/user", json: #"{"password":"a brand new phrase"}"#, bearer: token)
+            let changed = try await client.send(
+                .put,
+                "/user",
+                json: #"{"password":"a brand new phrase"}"#,
+                bearer: token
+            )
             #expect(changed.status == .ok)
             #expect(try await client.signIn("ada@example.com", "a brand new phrase").status == .ok)
 
             clock.advance(by: 25 * 3600)
             let fresh = try await client.refresh(try #require(session.string("refresh_token")))
-            let stale = try await client.send(.put, "/user", json: #"{"password":"yet another phrase"}"#, bearer: fresh.string("access_token"))
+            let stale = try await client.send(
+                .put,
+                "/user",
+                json: #"{"password":"yet another phrase"}"#,
+                bearer: fresh.string("access_token")
+            )
             #expect(stale.errorCode == "reauthentication_needed", "a session older than 24 h needs proof")
             #expect(try await client.get("/reauthenticate", bearer: fresh.string("access_token")).status == .ok)
             let nonce = try await client.waitForCode(to: "ada@example.com")
@@ -124,7 +153,10 @@ struct AnonymousAndUserTests {
             #expect(deleted.status == .ok)
             let after = try await client.get("/user", bearer: other.string("access_token"))
             #expect(after.status == .forbidden)
-            #expect(try await client.refresh(try #require(other.string("refresh_token"))).errorCode == "refresh_token_not_found")
+            #expect(
+                try await client.refresh(try #require(other.string("refresh_token"))).errorCode
+                    == "refresh_token_not_found"
+            )
             #expect(try await client.signIn("ada@example.com").errorCode == "invalid_credentials")
         }
         #expect(!(try harness.databaseText()).contains("ada@example.com"))

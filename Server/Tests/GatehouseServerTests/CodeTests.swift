@@ -1,7 +1,8 @@
 import Foundation
-@testable import GatehouseServer
 import HTTPTypes
 import Testing
+
+@testable import GatehouseServer
 
 @Suite("One-time codes, recovery and enumeration")
 struct CodeTests {
@@ -11,10 +12,16 @@ struct CodeTests {
         try await harness.live { client in
             #expect(try await client.post("/otp", #"{"email":"ada@example.com"}"#).text == "{}")
             let code = try await client.waitForCode(to: "ada@example.com")
-            let session = try await client.post("/verify", #"{"type":"email","email":"ada@example.com","token":"\#(code)"}"#)
+            let session = try await client.post(
+                "/verify",
+                #"{"type":"email","email":"ada@example.com","token":"\#(code)"}"#
+            )
             #expect(session.status == .ok)
             #expect(session.user["email"] as? String == "ada@example.com")
-            let again = try await client.post("/verify", #"{"type":"email","email":"ada@example.com","token":"\#(code)"}"#)
+            let again = try await client.post(
+                "/verify",
+                #"{"type":"email","email":"ada@example.com","token":"\#(code)"}"#
+            )
             #expect(again.status == .forbidden)
             #expect(again.errorCode == "otp_expired")
         }
@@ -28,7 +35,10 @@ struct CodeTests {
             _ = try await client.post("/otp", #"{"email":"ada@example.com"}"#)
             let code = try await client.waitForCode(to: "ada@example.com")
             clock.advance(by: 601)
-            let late = try await client.post("/verify", #"{"type":"email","email":"ada@example.com","token":"\#(code)"}"#)
+            let late = try await client.post(
+                "/verify",
+                #"{"type":"email","email":"ada@example.com","token":"\#(code)"}"#
+            )
             #expect(late.errorCode == "otp_expired")
         }
     }
@@ -41,10 +51,16 @@ struct CodeTests {
             let code = try await client.waitForCode(to: "ada@example.com")
             let wrong = code == "000000" ? "111111" : "000000"
             for _ in 0..<5 {
-                let reply = try await client.post("/verify", #"{"type":"email","email":"ada@example.com","token":"\#(wrong)"}"#)
+                let reply = try await client.post(
+                    "/verify",
+                    #"{"type":"email","email":"ada@example.com","token":"\#(wrong)"}"#
+                )
                 #expect(reply.errorCode == "otp_expired")
             }
-            let right = try await client.post("/verify", #"{"type":"email","email":"ada@example.com","token":"\#(code)"}"#)
+            let right = try await client.post(
+                "/verify",
+                #"{"type":"email","email":"ada@example.com","token":"\#(code)"}"#
+            )
             #expect(right.status == .forbidden, "the right code after five wrong ones is refused")
         }
     }
@@ -64,14 +80,22 @@ struct CodeTests {
             _ = try await client.post("/otp", #"{"email":"ada@example.com"}"#)
             var new = old
             for _ in 0..<200 where new == old {
-                if await client.mailCount(to: "ada@example.com") == 2 { new = try await client.waitForCode(to: "ada@example.com") }
+                if await client.mailCount(to: "ada@example.com") == 2 {
+                    new = try await client.waitForCode(to: "ada@example.com")
+                }
                 try await Task.sleep(for: .milliseconds(5))
             }
             if new != old {
-                let stale = try await client.post("/verify", #"{"type":"email","email":"ada@example.com","token":"\#(old)"}"#)
+                let stale = try await client.post(
+                    "/verify",
+                    #"{"type":"email","email":"ada@example.com","token":"\#(old)"}"#
+                )
                 #expect(stale.errorCode == "otp_expired")
             }
-            #expect(try await client.post("/verify", #"{"type":"email","email":"ada@example.com","token":"\#(new)"}"#).status == .ok)
+            #expect(
+                try await client.post("/verify", #"{"type":"email","email":"ada@example.com","token":"\#(new)"}"#)
+                    .status == .ok
+            )
         }
     }
 
@@ -81,7 +105,10 @@ struct CodeTests {
         try await harness.live { client in
             _ = try await client.post("/signup", #"{"email":"ada@example.com","password":"correct horse battery"}"#)
             let code = try await client.waitForCode(to: "ada@example.com")
-            let wrongType = try await client.post("/verify", #"{"type":"recovery","email":"ada@example.com","token":"\#(code)"}"#)
+            let wrongType = try await client.post(
+                "/verify",
+                #"{"type":"recovery","email":"ada@example.com","token":"\#(code)"}"#
+            )
             #expect(wrongType.errorCode == "otp_expired")
         }
     }
@@ -112,12 +139,23 @@ struct CodeTests {
             _ = try await client.post("/recover", #"{"email":"ada@example.com"}"#)
             var code = ""
             for _ in 0..<500 {
-                if await client.mailCount(to: "ada@example.com") >= 2 { code = try await client.waitForCode(to: "ada@example.com"); break }
+                if await client.mailCount(to: "ada@example.com") >= 2 {
+                    code = try await client.waitForCode(to: "ada@example.com")
+                    break
+                }
                 try await Task.sleep(for: .milliseconds(10))
             }
-            let session = try await client.post("/verify", #"{"type":"recovery","email":"ada@example.com","token":"\#(code)"}"#)
+            let session = try await client.post(
+                "/verify",
+                #"{"type":"recovery","email":"ada@example.com","token":"\#(code)"}"#
+            )
             #expect(session.status == .ok)
-            let changed = try await client.send(.put, "/user", json: #"{"password":"recovered phrase ok"}"#, bearer: session.string("access_token"))
+            let changed = try await client.send(
+                .put,
+                "/user",
+                json: #"{"password":"recovered phrase ok"}"#,
+                bearer: session.string("access_token")
+            )
             #expect(changed.status == .ok)
             #expect(try await client.signIn("ada@example.com", "recovered phrase ok").status == .ok)
         }

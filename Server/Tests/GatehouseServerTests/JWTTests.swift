@@ -13,7 +13,9 @@ struct JWTTests {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func segments(_ token: String) -> [String] { token.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+    static func segments(_ token: String) -> [String] {
+        token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
 
     static func decode(_ segment: String) -> [String: Any] {
         var text = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
@@ -50,7 +52,16 @@ struct JWTTests {
             // J-1: alg none.
             forged.append(("alg none", Self.encode(["alg": "none", "typ": "JWT"]) + "." + parts[1] + "."))
             // J-2: HS256 keyed with our public key.
-            forged.append(("HS256 with the public JWK", Self.hs256(header: ["alg": "HS256", "typ": "JWT", "kid": header["kid"] ?? ""], payload: payload, key: publicJWK)))
+            forged.append(
+                (
+                    "HS256 with the public JWK",
+                    Self.hs256(
+                        header: ["alg": "HS256", "typ": "JWT", "kid": header["kid"] ?? ""],
+                        payload: payload,
+                        key: publicJWK
+                    )
+                )
+            )
             // J-3: odd kids.
             for kid in ["../../x", "' OR 1=1", String(repeating: "k", count: 10_000), "unknown"] {
                 var changed = header
@@ -60,9 +71,20 @@ struct JWTTests {
             // J-4: jku / jwk headers naming an attacker key are ignored (the signature still fails).
             var jku = header
             jku["jku"] = "http://127.0.0.1:1/keys"
-            forged.append(("jku header", Self.hs256(header: jku.merging(["alg": "HS256"]) { $1 }, payload: payload, key: Data("attacker".utf8))))
+            forged.append(
+                (
+                    "jku header",
+                    Self.hs256(
+                        header: jku.merging(["alg": "HS256"]) { $1 },
+                        payload: payload,
+                        key: Data("attacker".utf8)
+                    )
+                )
+            )
             // J-7: wrong issuer and audience, re-signed by an attacker.
-            for (key, value) in [("iss", "someone-else" as Any), ("aud", "other" as Any), ("aud", ["authenticated", "evil"] as Any)] {
+            for (key, value) in [
+                ("iss", "someone-else" as Any), ("aud", "other" as Any), ("aud", ["authenticated", "evil"] as Any),
+            ] {
                 var changed = payload
                 changed[key] = value
                 forged.append(("claim \(key)", Self.encode(header) + "." + Self.encode(changed) + "." + parts[2]))
@@ -78,7 +100,12 @@ struct JWTTests {
             forged.append(("two segments", parts[0] + "." + parts[1]))
             forged.append(("four segments", token + ".x"))
             forged.append(("not base64", "%%%.%%%.%%%"))
-            forged.append(("deep nesting", Self.base64URL(Data((String(repeating: "[", count: 5000)).utf8)) + "." + parts[1] + "." + parts[2]))
+            forged.append(
+                (
+                    "deep nesting",
+                    Self.base64URL(Data((String(repeating: "[", count: 5000)).utf8)) + "." + parts[1] + "." + parts[2]
+                )
+            )
 
             for (name, candidate) in forged {
                 let reply = try await client.get("/user", bearer: candidate)
@@ -157,7 +184,12 @@ struct JWTTests {
             #expect(created.status == .ok)
             #expect(try await client.signIn("bob@example.com").status == .ok)
             let id = try #require(created.string("id"))
-            let banned = try await client.send(.put, "/admin/users/\(id)", json: #"{"ban_duration":"24h"}"#, bearer: admin)
+            let banned = try await client.send(
+                .put,
+                "/admin/users/\(id)",
+                json: #"{"ban_duration":"24h"}"#,
+                bearer: admin
+            )
             #expect(banned.status == .ok)
             #expect(try await client.signIn("bob@example.com").errorCode == "user_banned")
             #expect(try await client.send(.delete, "/admin/users/\(id)", bearer: admin).status == .ok)

@@ -36,11 +36,20 @@ struct ProtocolTests {
                 ("/signup", #"{"email":"#, .badRequest, "bad_json"),
                 ("/signup", "not json at all", .badRequest, "bad_json"),
                 ("/signup", #"{"email":42,"password":"correct horse battery"}"#, .badRequest, "validation_failed"),
-                ("/signup", #"{"email":"not-an-address","password":"correct horse battery"}"#, .badRequest, "validation_failed"),
-                ("/token?grant_type=password", #"{"email":"a@b.co","password":["x"]}"#, .badRequest, "validation_failed"),
+                (
+                    "/signup", #"{"email":"not-an-address","password":"correct horse battery"}"#, .badRequest,
+                    "validation_failed"
+                ),
+                (
+                    "/token?grant_type=password", #"{"email":"a@b.co","password":["x"]}"#, .badRequest,
+                    "validation_failed"
+                ),
                 ("/token?grant_type=refresh_token", #"{}"#, .badRequest, "validation_failed"),
                 ("/token?grant_type=magic", #"{}"#, .badRequest, "invalid_credentials"),
-                ("/verify", #"{"type":"nonsense","email":"a@b.co","token":"123456"}"#, .badRequest, "validation_failed"),
+                (
+                    "/verify", #"{"type":"nonsense","email":"a@b.co","token":"123456"}"#, .badRequest,
+                    "validation_failed"
+                ),
                 ("/otp", #"{"email":null}"#, .badRequest, "validation_failed"),
                 ("/signup", "[1,2,3]", .badRequest, nil),
             ]
@@ -49,7 +58,10 @@ struct ProtocolTests {
                 #expect(reply.status == status, "\(path) \(body.prefix(30)): \(reply.status) \(reply.text)")
                 if let code { #expect(reply.errorCode == code, "\(path) \(body.prefix(30))") }
             }
-            let huge = try await client.post("/signup", #"{"email":"a@b.co","password":""# + String(repeating: "x", count: 1 << 20) + #""}"#)
+            let huge = try await client.post(
+                "/signup",
+                #"{"email":"a@b.co","password":""# + String(repeating: "x", count: 1 << 20) + #""}"#
+            )
             #expect(huge.status == .contentTooLarge)
             #expect(huge.errorCode == "request_entity_too_large")
             #expect(try await client.get("/no/such/route").status == .notFound)
@@ -78,7 +90,9 @@ struct ProtocolTests {
         defer { harness.removeFiles() }
         try await harness.live { client in
             _ = try await client.post("/signup", #"{"email":"ada@example.com","password":"correct horse battery"}"#)
-            for _ in 0..<3 { #expect(try await client.signIn("ada@example.com", "wrong guess").errorCode == "invalid_credentials") }
+            for _ in 0..<3 {
+                #expect(try await client.signIn("ada@example.com", "wrong guess").errorCode == "invalid_credentials")
+            }
             let limited = try await client.signIn("ada@example.com")
             #expect(limited.status == .tooManyRequests, "even the right password waits until the window passes")
         }
@@ -129,19 +143,34 @@ struct ProtocolTests {
             _ = try await client.refresh(try #require(session.string("refresh_token")))
             _ = try await client.post("/logout", bearer: session.string("access_token"))
             let actions = Set(try await storage.transaction { try await $0.auditEntries(limit: 50) }.map(\.action))
-            #expect(actions.isSuperset(of: ["user_signedup", "verified", "login_failed", "token_refreshed", "logout"]), "\(actions)")
+            #expect(
+                actions.isSuperset(of: ["user_signedup", "verified", "login_failed", "token_refreshed", "logout"]),
+                "\(actions)"
+            )
         }
     }
 
     @Test func configurationRejectsBadValuesNamingTheVariable() {
-        #expect(throws: ConfigurationError(variable: "GATEHOUSE_PORT", problem: "must be a whole number from 0 to 65535, not “http”")) {
+        #expect(
+            throws: ConfigurationError(
+                variable: "GATEHOUSE_PORT",
+                problem: "must be a whole number from 0 to 65535, not “http”"
+            )
+        ) {
             try ServerConfiguration(environment: ["GATEHOUSE_PORT": "http"])
         }
-        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["GATEHOUSE_JWT_SECRET": "short"]) }
-        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "maybe"]) }
-        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["GATEHOUSE_DATABASE_URL": "mysql://x"]) }
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration(environment: ["GATEHOUSE_JWT_SECRET": "short"])
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "maybe"])
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration(environment: ["GATEHOUSE_DATABASE_URL": "mysql://x"])
+        }
         let parsed = try? ServerConfiguration(environment: [
-            "GATEHOUSE_DATABASE_URL": "sqlite:///tmp/x.sqlite", "GATEHOUSE_RATE_LIMIT_TOKEN": "7", "GATEHOUSE_JWT_EXP": "120",
+            "GATEHOUSE_DATABASE_URL": "sqlite:///tmp/x.sqlite", "GATEHOUSE_RATE_LIMIT_TOKEN": "7",
+            "GATEHOUSE_JWT_EXP": "120",
         ])
         #expect(parsed?.database == .sqliteFile("/tmp/x.sqlite"))
         #expect(parsed?.rateLimits.token == 7)

@@ -9,7 +9,10 @@ struct SignUpAndSignInTests {
         let harness = try await Harness.make()
         defer { harness.removeFiles() }
         try await harness.live { client in
-            let signup = try await client.post("/signup", #"{"email":"Ada@Example.com","password":"correct horse battery"}"#)
+            let signup = try await client.post(
+                "/signup",
+                #"{"email":"Ada@Example.com","password":"correct horse battery"}"#
+            )
             #expect(signup.status == .ok)
             #expect(signup["access_token"] == nil, "autoconfirm is off by default")
             #expect(signup.string("email") == "ada@example.com")
@@ -21,7 +24,10 @@ struct SignUpAndSignInTests {
 
             let code = try await client.waitForCode(to: "ada@example.com")
             #expect(code.count == 6 && code.allSatisfy(\.isNumber))
-            let verified = try await client.post("/verify", #"{"type":"signup","email":"ada@example.com","token":"\#(code)"}"#)
+            let verified = try await client.post(
+                "/verify",
+                #"{"type":"signup","email":"ada@example.com","token":"\#(code)"}"#
+            )
             #expect(verified.status == .ok)
             #expect(verified.string("token_type") == "bearer")
             #expect(verified["expires_in"] as? Int == 3600)
@@ -39,10 +45,16 @@ struct SignUpAndSignInTests {
         let harness = try await Harness.make { $0.mailerAutoconfirm = true }
         defer { harness.removeFiles() }
         try await harness.live { client in
-            let first = try await client.post("/signup", #"{"email":"ada@example.com","password":"correct horse battery"}"#)
+            let first = try await client.post(
+                "/signup",
+                #"{"email":"ada@example.com","password":"correct horse battery"}"#
+            )
             #expect(first.status == .ok)
             #expect(first.string("access_token") != nil)
-            let again = try await client.post("/signup", #"{"email":"ada@example.com","password":"another good phrase"}"#)
+            let again = try await client.post(
+                "/signup",
+                #"{"email":"ada@example.com","password":"another good phrase"}"#
+            )
             #expect(again.status == .unprocessableContent)
             #expect(again.errorCode == "user_already_exists")
         }
@@ -55,7 +67,10 @@ struct SignUpAndSignInTests {
             let session = try await client.confirmedSession(email: "ada@example.com")
             let realID = session.user["id"] as? String
             let first = try await client.post("/signup", #"{"email":"ada@example.com","password":"whatever phrase 1"}"#)
-            let second = try await client.post("/signup", #"{"email":"ada@example.com","password":"whatever phrase 1"}"#)
+            let second = try await client.post(
+                "/signup",
+                #"{"email":"ada@example.com","password":"whatever phrase 1"}"#
+            )
             #expect(first.status == .ok && second.status == .ok)
             #expect(first.string("id") != realID)
             #expect(first.string("id") != second.string("id"), "a fabricated id differs per call")
@@ -117,7 +132,10 @@ struct SignUpAndSignInTests {
         }
         defer { harness.removeFiles() }
         try await harness.live { client in
-            let reply = try await client.post("/signup", #"{"email":"ada@example.com","password":"correct horse battery"}"#)
+            let reply = try await client.post(
+                "/signup",
+                #"{"email":"ada@example.com","password":"correct horse battery"}"#
+            )
             #expect(reply.status == .ok)
         }
         let database = try harness.databaseText()

@@ -38,4 +38,3 @@ struct OneTimeCodes: Sendable {
         secret.mac("code|\(purpose)|\(email.lowercased())|\(code)")
     }
 }
-

@@ -20,7 +20,8 @@ struct Harness {
         _ configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> Harness {
         let directory =
-            directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-server-\(UUID().uuidString)")
+            directory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = ServerConfiguration()
         configuration.port = 0
@@ -101,7 +102,12 @@ struct Client: Sendable {
         }
     }
 
-    func post(_ path: String, _ json: String = "{}", bearer: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+    func post(
+        _ path: String,
+        _ json: String = "{}",
+        bearer: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> Reply {
         try await send(.post, path, json: json, bearer: bearer, headers: headers)
     }
 

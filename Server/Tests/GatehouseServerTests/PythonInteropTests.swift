@@ -1,0 +1,83 @@
+import Foundation
+import GatehouseServer
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// The official Python `supabase-auth` client against the real server over loopback.
+///
+/// `.ci/run` installs the client (Server/Tests/Interop/requirements.txt). Locally without it the
+/// test is skipped, unless `CI` is set: then a missing client is a failure.
+@Suite("Python supabase-auth interop")
+struct PythonInteropTests {
+    static var clientInstalled: Bool {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import supabase_auth"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        do {
+            try probe.run()
+            probe.waitUntilExit()
+            return probe.terminationStatus == 0
+        } catch {
+            return false
+        }
+    }
+
+    static var required: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+
+    @Test(.enabled(if: clientInstalled || required, "python3 with supabase-auth is not installed (CI installs it)"))
+    func officialClientSignsUpConfirmsSignsInUpdatesRefreshesAndSignsOut() async throws {
+        let mailbox = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gatehouse-mailbox-\(UUID().uuidString)"
+        )
+        _ = FileManager.default.createFile(atPath: mailbox.path, contents: Data())
+        defer { try? FileManager.default.removeItem(at: mailbox) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Interop/interop.py")
+
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let server = try await buildServer(
+            configuration: harness.configuration,
+            mailer: FileMailer(url: mailbox),
+            now: { Date() },
+            logger: {
+                var logger = Logger(label: "interop")
+                logger.logLevel = .critical
+                return logger
+            }()
+        )
+        try await server.application.test(.live) { client in
+            let port = try #require(client.port)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script.path, "http://127.0.0.1:\(port)", mailbox.path]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let data = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+            process.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self)
+            print(text)
+            #expect(process.terminationStatus == 0, "\(text)")
+            #expect(text.contains("9 passed, 0 failed"))
+        }
+        try await server.storage.close()
+        try await harness.server.storage.close()
+    }
+}
+
+/// Appends "<address> <code>" lines to a file, for the Python script to read.
+struct FileMailer: Mailer {
+    let url: URL
+
+    func send(_ mail: Mail) async throws {
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\(mail.to) \(mail.code ?? "-")\n".utf8))
+    }
+}
