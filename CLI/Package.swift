@@ -36,6 +36,13 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                .product(name: "Gatehouse", package: "Gatehouse"),
+                .product(name: "GatehouseGoTrue", package: "Gatehouse"),
+            ]
+        ),
+        .testTarget(
             name: "GatehouseCLITests",
             dependencies: [
                 "GatehouseCLI",

@@ -110,3 +110,20 @@ struct FileSessionStoreTests {
         #expect(relative.path == "/home/ada/.config/gatehouse")
     }
 }
+
+@Suite("Stored session round trip")
+struct StoredSessionRoundTripTests {
+    @Test func datesWithFractionalSecondsRoundTripExactly() throws {
+        let directory = try TemporaryDirectory()
+        let store = FileSessionStore(fileURL: directory.url.appendingPathComponent("session.json"))
+        let created = Date(timeIntervalSince1970: 1_795_000_000.123)
+        let session = Session(
+            accessToken: "a",
+            refreshToken: "r",
+            expiresAt: Date(timeIntervalSinceNow: 3600.456),
+            user: User(id: "u", createdAt: created, lastSignInAt: created.addingTimeInterval(0.789))
+        )
+        try store.save(session)
+        #expect(try store.load() == session)
+    }
+}

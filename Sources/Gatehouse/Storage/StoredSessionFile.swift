@@ -20,14 +20,14 @@ enum StoredSessionFile {
 
     static func encode(_ session: Session) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.dateEncodingStrategy = .deferredToDate  // exact round trip
         encoder.outputFormatting = [.sortedKeys]
         return try encoder.encode(Envelope(version: currentVersion, session: session))
     }
 
     static func decode(_ data: Data) throws -> Session {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
+        decoder.dateDecodingStrategy = .deferredToDate
         let probe = try decoder.decode(VersionProbe.self, from: data)
         guard probe.version == currentVersion else { throw UnsupportedVersion(version: probe.version) }
         return try decoder.decode(Envelope.self, from: data).session

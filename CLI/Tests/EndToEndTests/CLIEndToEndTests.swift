@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+
+/// The `gatehouse` command as a subprocess against the real server, with answers on stdin.
+@Suite(
+    "gatehouse CLI against the real server",
+    .serialized,
+    .enabled(if: EndToEnd.enabled, "set GATEHOUSE_SERVER_BIN (scripts/test does)")
+)
+struct CLIEndToEndTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] ?? [:]
+        }
+    }
+
+    /// Runs the CLI; `answers` are written to stdin one line at a time, each after the
+    /// optional wait (so a code can be read from the server log once it was sent).
+    static func gatehouse(
+        _ arguments: [String],
+        config: URL,
+        answers: [(line: String, before: (@Sendable () async throws -> String)?)] = []
+    ) async throws -> Run {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "gatehouse"
+        )
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = config.path
+        environment.removeValue(forKey: "GATEHOUSE_URL")
+        process.environment = environment
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        for answer in answers {
+            let line = try await answer.before?() ?? answer.line
+            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        }
+        try input.fileHandleForWriting.close()
+        async let out = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+        async let err = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }.value
+        let (stdout, stderr) = await (out, err)
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self)
+        )
+    }
+
+    @Test func signUpConfirmStatusTokenLogoutAndExitCodes() async throws {
+        let server = try await ServerProcess()
+        let config = server.directory.appendingPathComponent("config")
+        let url = server.url.absoluteString
+
+        let signup = try await Self.gatehouse(
+            ["signup", "--server", url, "--email", "ada@example.com"],
+            config: config,
+            answers: [("correct horse battery", nil), ("", { try await server.code(for: "ada@example.com") })]
+        )
+        #expect(signup.status == 0, "\(signup.stderr)")
+        #expect(signup.stdout.contains("Signed up and signed in as ada@example.com"))
+        #expect(!signup.stdout.contains("correct horse battery") && !signup.stderr.contains("correct horse battery"))
+
+        let session = config.appendingPathComponent("gatehouse").appendingPathComponent(
+            "session-127.0.0.1_\(server.port).json"
+        )
+        let attributes = try FileManager.default.attributesOfItem(atPath: session.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+        let status = try await Self.gatehouse(["status", "--server", url, "--json"], config: config)
+        #expect(status.status == 0)
+        #expect(status.json["signed_in"] as? Bool == true)
+        #expect(status.json["verified"] as? Bool == true)
+        #expect(status.json["email"] as? String == "ada@example.com")
+
+        let whoami = try await Self.gatehouse(["whoami", "--server", url], config: config)
+        #expect(whoami.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ada@example.com")
+
+        let token = try await Self.gatehouse(["token", "--server", url], config: config)
+        #expect(token.status == 0)
+        #expect(token.stdout.split(separator: ".").count == 3, "a JWT")
+
+        let logout = try await Self.gatehouse(["logout", "--server", url], config: config)
+        #expect(logout.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: session.path))
+
+        let signedOut = try await Self.gatehouse(["whoami", "--server", url], config: config)
+        #expect(signedOut.status == 3, "not signed in")
+        #expect(signedOut.stderr.contains("gatehouse login"))
+
+        let wrong = try await Self.gatehouse(
+            ["login", "--server", url, "--email", "ada@example.com"],
+            config: config,
+            answers: [("not the password", nil)]
+        )
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("Invalid login credentials"))
+
+        let login = try await Self.gatehouse(
+            ["login", "--server", url, "--email", "ada@example.com", "--json"],
+            config: config,
+            answers: [("correct horse battery", nil)]
+        )
+        #expect(login.status == 0)
+        #expect(login.json["signed_in"] as? Bool == true)
+
+        let usage = try await Self.gatehouse(["login", "--guest", "--magic-code", "--server", url], config: config)
+        #expect(usage.status == 2)
+    }
+
+    @Test func guestUpgradeKeepsTheIDAndTheSessionSurvivesTheServerBeingDown() async throws {
+        let server = try await ServerProcess(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
+        let config = server.directory.appendingPathComponent("config")
+        let url = server.url.absoluteString
+
+        let guest = try await Self.gatehouse(["login", "--guest", "--server", url, "--json"], config: config)
+        #expect(guest.status == 0)
+        let id = try #require(guest.json["user_id"] as? String)
+        #expect(guest.json["guest"] as? Bool == true)
+
+        let upgrade = try await Self.gatehouse(
+            ["upgrade", "--server", url, "--email", "ada@example.com", "--json"],
+            config: config,
+            answers: [("correct horse battery", nil)]
+        )
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        #expect(upgrade.json["user_id"] as? String == id)
+        #expect(upgrade.json["guest"] as? Bool == false)
+
+        server.stop()
+        let offline = try await Self.gatehouse(["status", "--server", url, "--json"], config: config)
+        #expect(offline.status == 0)
+        #expect(offline.json["signed_in"] as? Bool == true, "offline-first: still signed in")
+        #expect(offline.json["verified"] as? Bool == false)
+
+        let logout = try await Self.gatehouse(["logout", "--server", url], config: config)
+        #expect(logout.status == 0, "sign-out works with the server down")
+        let after = try await Self.gatehouse(["status", "--server", url, "--json"], config: config)
+        #expect(after.json["signed_in"] as? Bool == false)
+
+        try await server.start(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
+        let login = try await Self.gatehouse(
+            ["login", "--server", url, "--email", "ada@example.com"],
+            config: config,
+            answers: [("correct horse battery", nil)]
+        )
+        #expect(login.status == 0)
+        let delete = try await Self.gatehouse(["delete-account", "--yes", "--server", url], config: config)
+        #expect(delete.status == 0, "\(delete.stderr)")
+        let gone = try await Self.gatehouse(
+            ["login", "--server", url, "--email", "ada@example.com"],
+            config: config,
+            answers: [("correct horse battery", nil)]
+        )
+        #expect(gone.status == 1)
+    }
+
+    @Test func aHostileServerEndsInAClearErrorAndKeepsTheSession() async throws {
+        let server = try await ServerProcess()
+        let config = server.directory.appendingPathComponent("config")
+        let url = server.url.absoluteString
+        _ = try await Self.gatehouse(["login", "--guest", "--server", url], config: config)
+        server.stop()
+        // Something that is not a Gatehouse server answers on the port now.
+        let impostor = Process()
+        impostor.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        impostor.arguments = [
+            "python3", "-m", "http.server", String(server.port), "--bind", "127.0.0.1", "--directory",
+            server.directory.path,
+        ]
+        impostor.standardOutput = FileHandle.nullDevice
+        impostor.standardError = FileHandle.nullDevice
+        try impostor.run()
+        defer { impostor.terminate() }
+        try await Task.sleep(for: .milliseconds(500))
+
+        let token = try await Self.gatehouse(["token", "--server", url], config: config)
+        #expect(token.status == 0 || token.status == 1, "a clear failure, never a crash")
+        let status = try await Self.gatehouse(["status", "--server", url, "--json"], config: config)
+        #expect(status.json["signed_in"] as? Bool == true, "the good stored session stays")
+    }
+}

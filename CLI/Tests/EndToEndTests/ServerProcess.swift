@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `gatehouse-server` process on a free loopback port with a temporary SQLite file.
+///
+/// The binary comes from `GATEHOUSE_SERVER_BIN` (scripts/test builds the server and sets it).
+/// Mail goes to the server log (no SMTP configured); ``code(for:)`` reads codes from there.
+final class ServerProcess: @unchecked Sendable {
+    static var binary: String? { ProcessInfo.processInfo.environment["GATEHOUSE_SERVER_BIN"] }
+    static var available: Bool {
+        binary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false
+    }
+
+    let directory: URL
+    let port: Int
+    let logURL: URL
+    private var process: Process?
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    init(environment extra: [String: String] = [:]) async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        logURL = directory.appendingPathComponent("server.log")
+        port = Self.freePort()
+        try await start(environment: extra)
+    }
+
+    func start(environment extra: [String: String] = [:]) async throws {
+        let binary = try #require(Self.binary, "GATEHOUSE_SERVER_BIN is not set")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        var environment = ProcessInfo.processInfo.environment
+        environment["GATEHOUSE_PORT"] = String(port)
+        environment["GATEHOUSE_DATABASE_URL"] = directory.appendingPathComponent("gatehouse.sqlite").path
+        environment["GATEHOUSE_BCRYPT_COST"] = "4"
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        let log = try FileHandle(forWritingTo: logURL)
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        self.process = process
+        for _ in 0..<300 {
+            if (try? String(contentsOf: logURL, encoding: .utf8))?.contains("Server started") == true { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw ServerProcessError.didNotStart(String((try? String(contentsOf: logURL, encoding: .utf8)) ?? ""))
+    }
+
+    func stop() {
+        guard let process, process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The newest code the server "mailed" to `email` (after `after` codes were already sent).
+    func code(for email: String, after count: Int = 0) async throws -> String {
+        for _ in 0..<500 {
+            let codes = self.codes(for: email)
+            if codes.count > count, let code = codes.last { return code }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw ServerProcessError.noCode(email)
+    }
+
+    func codes(for email: String) -> [String] {
+        let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.contains("mail.to=\(email)") }.compactMap { line in
+            line.split(separator: " ").first { $0.hasPrefix("mail.code=") }.map {
+                String($0.dropFirst("mail.code=".count))
+            }
+        }
+    }
+
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+enum ServerProcessError: Error {
+    case didNotStart(String)
+    case noCode(String)
+}
+
+/// Whether end-to-end tests must run: always in CI, where scripts/test builds the server.
+enum EndToEnd {
+    static var enabled: Bool { ServerProcess.available || ProcessInfo.processInfo.environment["CI"] != nil }
+}
