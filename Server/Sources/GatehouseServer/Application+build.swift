@@ -54,6 +54,7 @@ public func buildServer(
     UserController(auth: auth).register(on: router)
     CodeController(auth: auth).register(on: router)
     AdminController(auth: auth).register(on: router)
+    AdminLinkController(auth: auth).register(on: router)
     let application = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),

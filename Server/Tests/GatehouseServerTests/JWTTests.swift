@@ -197,3 +197,69 @@ struct JWTTests {
         }
     }
 }
+
+@Suite("Admin links and invitations")
+struct AdminLinkTests {
+    @Test func inviteMailsACodeThatSignsTheUserIn() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let admin = try await harness.server.serviceRoleToken()
+        try await harness.live { client in
+            let invited = try await client.post("/invite", #"{"email":"new@example.com"}"#, bearer: admin)
+            #expect(invited.status == .ok)
+            #expect(invited.string("invited_at") != nil)
+            #expect(
+                try await client.post("/invite", #"{"email":"new@example.com"}"#, bearer: admin).errorCode
+                    == "email_exists"
+            )
+            let code = try await client.waitForCode(to: "new@example.com")
+            let session = try await client.post(
+                "/verify",
+                #"{"type":"invite","email":"new@example.com","token":"\#(code)"}"#
+            )
+            #expect(session.status == .ok)
+            #expect(try await client.post("/invite", #"{"email":"x@example.com"}"#).status == .unauthorized)
+        }
+    }
+
+    @Test func generatedLinksVerifyByTokenHashAndByRedirect() async throws {
+        let harness = try await Harness.make { $0.siteURL = "https://app.example.com" }
+        defer { harness.removeFiles() }
+        let admin = try await harness.server.serviceRoleToken()
+        try await harness.live { client in
+            let link = try await client.post(
+                "/admin/generate_link",
+                #"{"type":"signup","email":"ada@example.com","password":"correct horse battery"}"#,
+                bearer: admin
+            )
+            #expect(link.status == .ok)
+            for key in ["action_link", "email_otp", "hashed_token", "verification_type", "redirect_to", "id", "email"] {
+                #expect(link[key] != nil, "\(key)")
+            }
+            #expect(await client.mailCount(to: "ada@example.com") == 0, "generate_link sends nothing")
+            let hashed = try #require(link.string("hashed_token"))
+            let verified = try await client.post("/verify", #"{"type":"signup","token_hash":"\#(hashed)"}"#)
+            #expect(verified.status == .ok)
+            #expect(try await client.signIn("ada@example.com").status == .ok)
+
+            let recovery = try await client.post(
+                "/admin/generate_link",
+                #"{"type":"recovery","email":"ada@example.com"}"#,
+                bearer: admin
+            )
+            let redirect = try await client.get(
+                "/verify?token=\(try #require(recovery.string("hashed_token")))&type=recovery&redirect_to=https://evil.example.net"
+            )
+            #expect(redirect.status == .seeOther)
+            let location = try #require(redirect.header("Location"))
+            #expect(
+                location.hasPrefix("https://app.example.com#access_token="),
+                "an untrusted redirect_to falls back to the site URL"
+            )
+            let again = try await client.get(
+                "/verify?token=\(try #require(recovery.string("hashed_token")))&type=recovery"
+            )
+            #expect(again.header("Location")?.contains("error_code=otp_expired") == true)
+        }
+    }
+}
