@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The `gatehouse` command as a subprocess against the real server, with answers on stdin.
 @Suite(
     "gatehouse CLI against the real server",
@@ -41,6 +45,13 @@ struct CLIEndToEndTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        // A hung command fails the test instead of hanging the suite.
+        let pid = process.processIdentifier
+        let watchdog = Task.detached {
+            try await Task.sleep(for: .seconds(60))
+            kill(pid, SIGKILL)
+        }
+        defer { watchdog.cancel() }
         for answer in answers {
             let line = try await answer.before?() ?? answer.line
             input.fileHandleForWriting.write(Data((line + "\n").utf8))

@@ -55,6 +55,8 @@ final class ServerProcess: @unchecked Sendable {
     func stop() {
         guard let process, process.isRunning else { return }
         process.terminate()
+        for _ in 0..<250 where process.isRunning { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         self.process = nil
     }

@@ -42,7 +42,8 @@ public func buildServer(
         passwords: PasswordHasher(cost: configuration.bcryptCost),
         policy: PasswordPolicy.loadBundled(),
         limiter: RateLimiter(),
-        mailer: mailer ?? LogMailer(logger: logger),
+        mailer: mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) }
+            ?? LogMailer(logger: logger),
         now: now,
         logger: logger
     )

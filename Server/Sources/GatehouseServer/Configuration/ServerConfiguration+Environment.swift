@@ -29,7 +29,9 @@ extension ServerConfiguration {
                 port: try reader.integer("GATEHOUSE_SMTP_PORT", in: 1...65_535) ?? 587,
                 username: reader.string("GATEHOUSE_SMTP_USER"),
                 password: reader.string("GATEHOUSE_SMTP_PASS"),
-                sender: reader.string("GATEHOUSE_SMTP_SENDER") ?? "gatehouse@localhost"
+                sender: reader.string("GATEHOUSE_SMTP_SENDER") ?? "gatehouse@localhost",
+                security: try Self.smtpSecurity(reader.string("GATEHOUSE_SMTP_SECURITY")),
+                trustRootsFile: reader.string("GATEHOUSE_SMTP_CA_FILE")
             )
         }
         smtpMaxFrequency = try reader.integer("GATEHOUSE_SMTP_MAX_FREQUENCY", in: 0...86_400) ?? smtpMaxFrequency
@@ -55,6 +57,17 @@ extension ServerConfiguration {
         if let cost = try reader.integer("GATEHOUSE_BCRYPT_COST", in: 4...15) {
             bcryptCost = UInt8(cost)
         }
+    }
+
+    static func smtpSecurity(_ text: String?) throws -> SMTPSettings.Security {
+        guard let text else { return .startTLS }
+        guard let security = SMTPSettings.Security(rawValue: text.lowercased()) else {
+            throw ConfigurationError(
+                variable: "GATEHOUSE_SMTP_SECURITY",
+                problem: "must be starttls or none, not “\(text)”"
+            )
+        }
+        return security
     }
 
     static func database(from url: String) throws -> Database {

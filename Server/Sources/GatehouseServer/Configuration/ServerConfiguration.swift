@@ -52,18 +52,42 @@ public struct ServerConfiguration: Sendable {
 
 /// SMTP delivery settings.
 public struct SMTPSettings: Sendable, Equatable {
+    /// How the connection is protected.
+    public enum Security: String, Sendable, Equatable {
+        /// Upgrade with STARTTLS, and fail if the server does not offer it (the default).
+        case startTLS = "starttls"
+        /// Plain text, for a relay on a trusted network; chosen explicitly.
+        case none
+    }
+
     public var host: String
     public var port: Int
     public var username: String?
     public var password: String?
     public var sender: String
+    public var security: Security
+    /// PEM file of certificates to trust instead of the system's (a private relay's CA).
+    public var trustRootsFile: String?
+    public var heloName: String
 
-    public init(host: String, port: Int, username: String?, password: String?, sender: String) {
+    public init(
+        host: String,
+        port: Int,
+        username: String? = nil,
+        password: String? = nil,
+        sender: String,
+        security: Security = .startTLS,
+        trustRootsFile: String? = nil,
+        heloName: String = "localhost"
+    ) {
         self.host = host
         self.port = port
         self.username = username
         self.password = password
         self.sender = sender
+        self.security = security
+        self.trustRootsFile = trustRootsFile
+        self.heloName = heloName
     }
 }
 
