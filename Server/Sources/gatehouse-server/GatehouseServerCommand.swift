@@ -11,7 +11,7 @@ struct GatehouseServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatehouse-server",
         abstract: "A GoTrue-compatible auth server. Configuration comes from GATEHOUSE_* variables.",
-        subcommands: [Serve.self, AdminToken.self],
+        subcommands: [Serve.self, AdminToken.self, Keys.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -84,5 +84,62 @@ extension GatehouseServerCommand {
             print(try await server.serviceRoleToken())
             try await server.storage.close()
         }
+    }
+
+    struct Keys: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List, rotate or retire the ES256 signing keys (takes effect at the next start).",
+            subcommands: [List.self, Rotate.self, Retire.self],
+            defaultSubcommand: List.self
+        )
+
+        struct List: AsyncParsableCommand {
+            @OptionGroup var options: ServerOptions
+
+            func run() async throws {
+                let storage = try await options.openStorage()
+                for key in try await SigningKeyAdmin.list(storage: storage) {
+                    print("\(key.kid)  \(key.algorithm)  created \(key.createdAt)")
+                }
+                try await storage.close()
+            }
+        }
+
+        struct Rotate: AsyncParsableCommand {
+            @OptionGroup var options: ServerOptions
+
+            func run() async throws {
+                let storage = try await options.openStorage()
+                print(try await SigningKeyAdmin.rotate(storage: storage))
+                try await storage.close()
+            }
+        }
+
+        struct Retire: AsyncParsableCommand {
+            @OptionGroup var options: ServerOptions
+            @Argument(help: "The kid of the key to retire.") var kid: String
+
+            func run() async throws {
+                let storage = try await options.openStorage()
+                do {
+                    try await SigningKeyAdmin.retire(kid: kid, storage: storage)
+                } catch let error as ConfigurationError {
+                    try await storage.close()
+                    throw ValidationError("\(error.variable) \(error.problem).")
+                }
+                try await storage.close()
+            }
+        }
+    }
+}
+
+extension ServerOptions {
+    /// Opens and migrates the configured database without starting the server.
+    func openStorage() async throws -> any AuthStorage {
+        var logger = Logger(label: "gatehouse")
+        logger.logLevel = .error
+        let storage = try await SQLiteStorage.open(try configuration().database, logger: logger)
+        try await storage.migrate()
+        return storage
     }
 }

@@ -263,3 +263,114 @@ struct AdminLinkTests {
         }
     }
 }
+
+@Suite("Key rotation and claim checks")
+struct KeyRotationTests {
+    @Test func aTokenFromThePreviousKeyVerifiesUntilTheKeyIsRetired() async throws {
+        let first = try await Harness.make()
+        defer { first.removeFiles() }
+        let box = ReplyBox()
+        try await first.live { client in box.reply = try await client.confirmedSession(email: "ada@example.com") }
+        let oldToken = try #require(box.reply?.string("access_token"))
+        let oldKid = JWTTests.decode(JWTTests.segments(oldToken)[0])["kid"] as? String
+
+        let rotation = try await Harness.make(clock: first.clock, directory: first.directory)
+        let newKid = try await SigningKeyAdmin.rotate(
+            storage: rotation.server.storage,
+            now: first.clock.now().addingTimeInterval(60)
+        )
+        try await rotation.server.storage.close()
+
+        let rotated = try await Harness.make(clock: first.clock, directory: first.directory)
+        try await rotated.live { client in
+            #expect(
+                try await client.get("/user", bearer: oldToken).status == .ok,
+                "J-11: the previous key still verifies"
+            )
+            let fresh = try await client.signIn("ada@example.com")
+            let kid =
+                JWTTests.decode(JWTTests.segments(try #require(fresh.string("access_token")))[0])["kid"] as? String
+            #expect(kid == newKid)
+            #expect((try await client.get("/.well-known/jwks.json")["keys"] as? [Any])?.count == 2)
+        }
+        let retiring = try await Harness.make(clock: first.clock, directory: first.directory)
+        try await SigningKeyAdmin.retire(kid: try #require(oldKid), storage: retiring.server.storage)
+        await #expect(throws: ConfigurationError.self) {
+            try await SigningKeyAdmin.retire(kid: newKid, storage: retiring.server.storage)
+        }
+        try await retiring.server.storage.close()
+
+        let retired = try await Harness.make(clock: first.clock, directory: first.directory)
+        try await retired.live { client in
+            let reply = try await client.get("/user", bearer: oldToken)
+            #expect(reply.status == .forbidden, "J-11: after retirement")
+            #expect(reply.errorCode == "bad_jwt")
+        }
+    }
+
+    @Test func correctlySignedTokensWithTheWrongIssuerAudienceOrRoleAreRefused() async throws {
+        let secret = String(repeating: "s", count: 40)
+        let harness = try await Harness.make { $0.jwtSecret = secret }
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            let session = try await client.confirmedSession(email: "ada@example.com")
+            let parts = JWTTests.segments(try #require(session.string("access_token")))
+            let header = JWTTests.decode(parts[0])
+            let payload = JWTTests.decode(parts[1])
+            let variants: [(String, Any?)] = [
+                ("iss", "https://attacker.example"), ("aud", "other"), ("aud", ["authenticated", "evil"]), ("aud", nil),
+            ]
+            for (key, value) in variants {
+                var changed = payload
+                changed[key] = value
+                let token = JWTTests.hs256(header: header, payload: changed, key: Data(secret.utf8))
+                let reply = try await client.get("/user", bearer: token)
+                #expect(reply.status == .forbidden, "J-7 \(key)=\(String(describing: value))")
+                #expect(reply.errorCode == "bad_jwt")
+            }
+            var admin = payload
+            admin["role"] = "service_role"
+            let forgedAdmin = JWTTests.hs256(header: header, payload: admin, key: Data("not the secret".utf8))
+            #expect(try await client.get("/admin/users", bearer: forgedAdmin).status == .forbidden)
+        }
+    }
+
+    @Test func sessionsEndAtTheirAbsoluteLifetimeEvenWhenActive() async throws {
+        let harness = try await Harness.make { $0.sessionLifetime = 3 * 86_400 }
+        defer { harness.removeFiles() }
+        let clock = harness.clock
+        try await harness.live { client in
+            let session = try await client.confirmedSession(email: "ada@example.com")
+            var token = try #require(session.string("refresh_token"))
+            for _ in 0..<2 {
+                clock.advance(by: 86_400)
+                token = try #require(try await client.refresh(token).string("refresh_token"))
+            }
+            clock.advance(by: 86_401)
+            #expect(try await client.refresh(token).errorCode == "session_expired")
+        }
+    }
+
+    @Test func emailChangeIsConfirmedByACodeToTheNewAddress() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            let session = try await client.confirmedSession(email: "ada@example.com")
+            let change = try await client.send(
+                .put,
+                "/user",
+                json: #"{"email":"ada@new.example"}"#,
+                bearer: session.string("access_token")
+            )
+            #expect(change.status == .ok)
+            #expect(change.string("email") == "ada@example.com", "unchanged until confirmed")
+            let code = try await client.waitForCode(to: "ada@new.example")
+            let verified = try await client.post(
+                "/verify",
+                #"{"type":"email_change","email":"ada@example.com","token":"\#(code)"}"#
+            )
+            #expect(verified.status == .ok)
+            #expect(verified.user["email"] as? String == "ada@new.example")
+        }
+    }
+}

@@ -99,7 +99,8 @@ struct SMTPTests {
             username: "mailer",
             password: "wrong",
             sender: "auth@gatehouse.test",
-            trustRootsFile: sink.certificate
+            trustRootsFile: sink.certificate,
+            replyTimeout: .seconds(3)
         )
         let error = await #expect(throws: SMTPError.self) {
             try await SMTPMailer(settings: settings, logger: Self.silent).send(

@@ -69,6 +69,8 @@ public struct SMTPSettings: Sendable, Equatable {
     /// PEM file of certificates to trust instead of the system's (a private relay's CA).
     public var trustRootsFile: String?
     public var heloName: String
+    /// How long to wait for each reply before giving up.
+    public var replyTimeout: Duration
 
     public init(
         host: String,
@@ -78,7 +80,8 @@ public struct SMTPSettings: Sendable, Equatable {
         sender: String,
         security: Security = .startTLS,
         trustRootsFile: String? = nil,
-        heloName: String = "localhost"
+        heloName: String = "localhost",
+        replyTimeout: Duration = .seconds(30)
     ) {
         self.host = host
         self.port = port
@@ -88,6 +91,7 @@ public struct SMTPSettings: Sendable, Equatable {
         self.security = security
         self.trustRootsFile = trustRootsFile
         self.heloName = heloName
+        self.replyTimeout = replyTimeout
     }
 }
 

@@ -48,6 +48,8 @@ public protocol StorageTransaction: Sendable {
 
     func signingKeys() async throws -> [SigningKeyRecord]
     func insertSigningKey(_ key: SigningKeyRecord) async throws
+    /// Removes a key; tokens it signed stop verifying.
+    func deleteSigningKey(kid: String) async throws -> Bool
 
     func appendAudit(_ entry: AuditEntry) async throws
     func auditEntries(limit: Int) async throws -> [AuditEntry]

@@ -27,7 +27,7 @@ struct SMTPConnection {
             throw SMTPError(kind: .connectionFailed, detail: "\(settings.host):\(settings.port): \(error)")
         }
         defer { channel.close(promise: nil) }
-        let session = Session(channel: channel)
+        let session = Session(channel: channel, timeout: settings.replyTimeout)
         try await session.expect(220)
         let helo = "EHLO \(settings.heloName)"
         let features = try await session.command(helo, expect: [250])
@@ -65,6 +65,7 @@ struct SMTPConnection {
     /// Sends commands and waits for their replies.
     struct Session {
         let channel: any Channel
+        let timeout: Duration
 
         func expect(_ codes: Int...) async throws {
             let reply = try await nextReply()
@@ -104,7 +105,9 @@ struct SMTPConnection {
         }
 
         private func withTimeout(_ future: EventLoopFuture<SMTPReply>) async throws -> SMTPReply {
-            let timeout = channel.eventLoop.scheduleTask(in: .seconds(30)) {
+            let timeout = channel.eventLoop.scheduleTask(
+                in: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000)
+            ) {
                 channel.close(promise: nil)
             }
             defer { timeout.cancel() }

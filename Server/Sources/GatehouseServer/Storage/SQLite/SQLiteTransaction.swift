@@ -239,6 +239,10 @@ struct SQLiteTransaction: StorageTransaction {
         )
     }
 
+    func deleteSigningKey(kid: String) async throws -> Bool {
+        !(try await query("DELETE FROM signing_keys WHERE kid = ? RETURNING kid", [.text(kid)]).isEmpty)
+    }
+
     func appendAudit(_ entry: AuditEntry) async throws {
         _ = try await query(
             "INSERT INTO audit_log (at, action, actor_id, ip, detail) VALUES (?, ?, ?, ?, ?)",
