@@ -179,3 +179,43 @@ struct GoTrueBackendTests {
         #expect(transport.requests.first?.url?.query == "scope=global")
     }
 }
+
+@Suite("GoTrue backend: ID tokens, user changes and deletion")
+struct GoTrueBackendIdentityTests {
+    let session = Session(accessToken: "access-0", refreshToken: "refresh-0", expiresAt: Date(), user: User(id: "u"))
+
+    func backend(_ transport: RecordingTransport) -> GoTrueBackend {
+        GoTrueBackend(configuration: .init(url: URL(string: "http://127.0.0.1:9999")!), transport: transport.transport)
+    }
+
+    @Test func appleSignInSendsTheIDTokenGrantWithTheRawNonce() async throws {
+        let transport = RecordingTransport([.http(200, Fixtures.sessionJSON())])
+        let credential = IDTokenCredential(provider: .apple, idToken: "apple.jwt.token", nonce: "raw-nonce")
+        _ = try await backend(transport).signIn(with: credential, upgrading: nil)
+        let request = try #require(transport.requests.first)
+        #expect(request.url?.absoluteString == "http://127.0.0.1:9999/token?grant_type=id_token")
+        #expect(request.value(forHTTPHeaderField: "Authorization") == nil)
+        #expect(
+            try transport.bodyJSON(0) as NSDictionary == [
+                "provider": "apple", "id_token": "apple.jwt.token", "nonce": "raw-nonce",
+            ]
+        )
+    }
+
+    @Test func aGuestLinksTheIdentityWithItsOwnBearer() async throws {
+        let transport = RecordingTransport([.http(200, Fixtures.sessionJSON())])
+        let credential = IDTokenCredential(provider: .google, idToken: "google.jwt.token")
+        _ = try await backend(transport).signIn(with: credential, upgrading: session)
+        #expect(transport.requests.first?.value(forHTTPHeaderField: "Authorization") == "Bearer access-0")
+        #expect(try transport.bodyJSON(0)["link_identity"] as? Bool == true)
+    }
+
+    @Test func updateAndDeleteUseTheUserEndpoint() async throws {
+        let transport = RecordingTransport([.http(200, Fixtures.userJSON), .http(200, "{}")])
+        let backend = backend(transport)
+        _ = try await backend.updateUser(UserChanges(password: "new phrase", data: ["a": 1]), for: session)
+        try await backend.deleteAccount(session)
+        #expect(transport.requests.map { "\($0.httpMethod!) \($0.url!.path)" } == ["PUT /user", "DELETE /user"])
+        #expect(try transport.bodyJSON(0)["password"] as? String == "new phrase")
+    }
+}

@@ -63,6 +63,15 @@ public final class CLIContext {
         )
     }
 
+    /// After a sign-up or guest upgrade that needs confirmation, asks for the e-mailed code
+    /// and confirms it.
+    public func confirmIfNeeded(_ result: SignUpResult, email: String) async throws {
+        guard case .confirmationRequired = result else { return }
+        console.err("A confirmation code was sent to \(email).")
+        let code = try value(nil, prompt: "Code: ")
+        _ = try await waiting("Confirming…") { try await self.auth.confirmSignUp(email: email, code: code) }
+    }
+
     /// Prints a result: `text` normally, `value` as JSON with `--json`.
     public func emit(_ text: String, json value: some Encodable) {
         console.out(json ? JSONOutput.render(value) : text)

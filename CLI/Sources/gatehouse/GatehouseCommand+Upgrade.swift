@@ -26,13 +26,7 @@ extension GatehouseCommand {
                 let result = try await context.waiting("Upgrading…") {
                     try await auth.signUp(email: email, password: password)
                 }
-                if case .confirmationRequired(_) = result {
-                    context.console.err("A confirmation code was sent to \(email).")
-                    let code = try context.value(nil, prompt: "Code: ")
-                    _ = try await context.waiting("Confirming…") {
-                        try await auth.confirmSignUp(email: email, code: code)
-                    }
-                }
+                try await context.confirmIfNeeded(result, email: email)
                 let user = try context.requireUser()
                 context.emit("Upgraded: \(user.email ?? email), same id \(user.id).", json: await context.status())
             }

@@ -201,3 +201,19 @@ struct CLIEndToEndTests {
         #expect(status.json["signed_in"] as? Bool == true, "the good stored session stays")
     }
 }
+
+@Suite("gatehouse login --magic-code", .enabled(if: EndToEnd.enabled, "set GATEHOUSE_SERVER_BIN (scripts/test does)"))
+struct CLIMagicCodeTests {
+    @Test func magicCodeLoginSignsInWithTheEmailedCode() async throws {
+        let server = try await ServerProcess()
+        let config = server.directory.appendingPathComponent("config")
+        let login = try await CLIEndToEndTests.gatehouse(
+            ["login", "--magic-code", "--server", server.url.absoluteString, "--email", "ada@example.com", "--json"],
+            config: config,
+            answers: [("", { try await server.code(for: "ada@example.com") })]
+        )
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.json["email"] as? String == "ada@example.com")
+        #expect(login.json["verified"] as? Bool == true)
+    }
+}
