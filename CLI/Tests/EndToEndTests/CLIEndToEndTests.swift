@@ -217,3 +217,28 @@ struct CLIMagicCodeTests {
         #expect(login.json["verified"] as? Bool == true)
     }
 }
+
+@Suite("Server lifecycle", .enabled(if: EndToEnd.enabled, "set GATEHOUSE_SERVER_BIN (scripts/test does)"))
+struct ServerLifecycleTests {
+    @Test func sigtermShutsTheServerDownGracefully() async throws {
+        let server = try await ServerProcess()
+        let status = server.terminate(within: 5)
+        #expect(status == 0, "exited cleanly on SIGTERM")
+        #expect(server.log.contains("Gatehouse stopped"))
+    }
+
+    @Test func aBadSettingStopsTheStartNamingTheVariable() async throws {
+        let binary = try #require(ServerProcess.binary)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.environment = ["GATEHOUSE_JWT_EXP": "forever", "PATH": "/usr/bin:/bin"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(text.contains("GATEHOUSE_JWT_EXP"))
+    }
+}

@@ -52,6 +52,24 @@ final class ServerProcess: @unchecked Sendable {
         throw ServerProcessError.didNotStart(String((try? String(contentsOf: logURL, encoding: .utf8)) ?? ""))
     }
 
+    /// Sends SIGTERM and waits up to `seconds` for a clean exit. - Returns: the exit status, or
+    /// `nil` if it had to be killed.
+    func terminate(within seconds: Double = 5) -> Int32? {
+        guard let process, process.isRunning else { return nil }
+        process.terminate()
+        for _ in 0..<Int(seconds * 50) where process.isRunning { usleep(20_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            self.process = nil
+            return nil
+        }
+        self.process = nil
+        return process.terminationStatus
+    }
+
+    var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+
     func stop() {
         guard let process, process.isRunning else { return }
         process.terminate()
