@@ -149,3 +149,25 @@ final class ChangeFlag: @unchecked Sendable {
     func set() { lock.withLock { value = true } }
     var isSet: Bool { lock.withLock { value } }
 }
+
+@MainActor
+@Suite("On-demand verification")
+struct OnDemandVerificationTests {
+    @Test func withBackgroundVerificationOffNothingIsCalledUntilAsked() async throws {
+        let fixture = Fixture(verifies: false)
+        let user = try await fixture.service.signInAnonymously()
+        await fixture.backend.revokeSessions(ofUser: user.id)
+        let relaunched = AuthService(
+            backend: fixture.backend,
+            store: fixture.store,
+            configuration: .init(verifiesRestoredSession: false, clock: fixture.clock.authClock)
+        )
+        await relaunched.restoreSession()
+        await relaunched.waitForVerification()
+        #expect(relaunched.currentUser == user)
+        #expect(await fixture.backend.callCount(.user) == 0)
+
+        await relaunched.verifySession()
+        #expect(relaunched.session == .success(nil), "the revocation is seen when asked")
+    }
+}

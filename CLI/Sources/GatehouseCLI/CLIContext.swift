@@ -21,7 +21,8 @@ public final class CLIContext {
         self.auth = AuthService(
             backend: GoTrueBackend(url: location.url),
             store: store,
-            configuration: .init(verificationRetryDelays: [])
+            // No background work in a short-lived process: commands verify when they need to.
+            configuration: .init(verifiesRestoredSession: false, verificationRetryDelays: [])
         )
         await auth.restoreSession()
     }
@@ -49,7 +50,7 @@ public final class CLIContext {
 
     /// The status of the session after verifying it with the server (optional mode: works signed out).
     public func status() async -> StatusReport {
-        await auth.waitForVerification()
+        await auth.verifySession()
         let user = auth.currentUser
         return StatusReport(
             server: location.url.absoluteString,

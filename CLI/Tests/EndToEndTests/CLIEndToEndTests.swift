@@ -57,10 +57,10 @@ struct CLIEndToEndTests {
             input.fileHandleForWriting.write(Data((line + "\n").utf8))
         }
         try input.fileHandleForWriting.close()
-        async let out = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-        async let err = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }.value
+        async let out = Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
+        async let err = Blocking.run { errors.fileHandleForReading.readDataToEndOfFile() }
         let (stdout, stderr) = await (out, err)
-        process.waitUntilExit()
+        await Blocking.waitUntilExit(process)
         return Run(
             status: process.terminationStatus,
             stdout: String(decoding: stdout, as: UTF8.self),
@@ -236,8 +236,11 @@ struct ServerLifecycleTests {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = String(
+            decoding: await Blocking.run { errors.fileHandleForReading.readDataToEndOfFile() },
+            as: UTF8.self
+        )
+        await Blocking.waitUntilExit(process)
         #expect(process.terminationStatus != 0)
         #expect(text.contains("GATEHOUSE_JWT_EXP"))
     }

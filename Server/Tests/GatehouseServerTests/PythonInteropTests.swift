@@ -58,8 +58,8 @@ struct PythonInteropTests {
             process.standardOutput = output
             process.standardError = output
             try process.run()
-            let data = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-            process.waitUntilExit()
+            let data = await Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
+            await Blocking.waitUntilExit(process)
             let text = String(decoding: data, as: UTF8.self)
             print(text)
             #expect(process.terminationStatus == 0, "\(text)")

@@ -210,7 +210,7 @@ final class SMTPSink: @unchecked Sendable {
             openssl.standardOutput = FileHandle.nullDevice
             openssl.standardError = FileHandle.nullDevice
             try openssl.run()
-            openssl.waitUntilExit()
+            await Blocking.waitUntilExit(openssl)
         }
         port = Int.random(in: 20_000..<60_000)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -224,7 +224,7 @@ final class SMTPSink: @unchecked Sendable {
         process.standardOutput = ready
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let line = await Task.detached { ready.fileHandleForReading.availableData }.value
+        let line = await Blocking.run { ready.fileHandleForReading.availableData }
         guard String(decoding: line, as: UTF8.self).contains("ready") else {
             throw HarnessError.noMail("smtp sink did not start")
         }

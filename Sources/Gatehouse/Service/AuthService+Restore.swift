@@ -46,6 +46,17 @@ extension AuthService {
         await verification?.value
     }
 
+    /// Verifies the session with the backend now (refreshing it when expired) and waits for the
+    /// answer; joins a verification already running. Command-line programs that restore with
+    /// ``Configuration/verifiesRestoredSession`` off call this when they need a checked session.
+    public func verifySession() async {
+        if verification == nil, tokens != nil {
+            let started = generation
+            verification = Task { await self.verify(startedIn: started) }
+        }
+        await verification?.value
+    }
+
     func startVerification() {
         guard configuration.verifiesRestoredSession, tokens != nil else { return }
         verification?.cancel()
@@ -54,6 +65,7 @@ extension AuthService {
     }
 
     private func verify(startedIn started: Int) async {
+        defer { if started == generation { verification = nil } }
         var delays = configuration.verificationRetryDelays[...]
         var refreshedForBadJWT = false
         while !Task.isCancelled, started == generation, let current = tokens {
