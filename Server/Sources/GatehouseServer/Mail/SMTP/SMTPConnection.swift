@@ -68,7 +68,7 @@ struct SMTPConnection {
         let timeout: Duration
 
         func expect(_ codes: Int...) async throws {
-            let reply = try await nextReply()
+            let reply = try await exchange(nil)
             guard codes.contains(reply.code) else {
                 throw SMTPError(kind: .unexpectedReply, detail: "\(reply.code) \(reply.lines.last ?? "")")
             }
@@ -76,15 +76,7 @@ struct SMTPConnection {
 
         @discardableResult
         func command(_ line: String, expect codes: [Int], redacted: String? = nil) async throws -> [String] {
-            let promise = channel.eventLoop.makePromise(of: SMTPReply.self)
-            let payload = line + "\r\n"
-            try await channel.eventLoop.submit {
-                let handler = try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self)
-                handler.waiting.append(promise)
-                handler.deliver()
-                channel.writeAndFlush(ByteBuffer(string: payload), promise: nil)
-            }.get()
-            let reply = try await withTimeout(promise.futureResult)
+            let reply = try await exchange(line + "\r\n")
             guard codes.contains(reply.code) else {
                 throw SMTPError(
                     kind: .unexpectedReply,
@@ -94,14 +86,23 @@ struct SMTPConnection {
             return reply.lines
         }
 
-        private func nextReply() async throws -> SMTPReply {
-            let promise = channel.eventLoop.makePromise(of: SMTPReply.self)
-            try await channel.eventLoop.submit {
-                let handler = try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self)
-                handler.waiting.append(promise)
-                handler.deliver()
-            }.get()
-            return try await withTimeout(promise.futureResult)
+        /// Queues a waiter for the next reply (and writes `payload`, if any) on the event loop.
+        /// When the connection is already gone the waiter fails at once.
+        private func exchange(_ payload: String?) async throws -> SMTPReply {
+            let channel = channel
+            let reply = channel.eventLoop.flatSubmit {
+                let promise = channel.eventLoop.makePromise(of: SMTPReply.self)
+                do {
+                    let handler = try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self)
+                    handler.waiting.append(promise)
+                    handler.deliver()
+                    if let payload { channel.writeAndFlush(ByteBuffer(string: payload), promise: nil) }
+                } catch {
+                    promise.fail(SMTPError(kind: .connectionFailed, detail: "the connection is closed"))
+                }
+                return promise.futureResult
+            }
+            return try await withTimeout(reply)
         }
 
         private func withTimeout(_ future: EventLoopFuture<SMTPReply>) async throws -> SMTPReply {
@@ -127,6 +128,8 @@ final class SMTPReplyHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     var waiting: [EventLoopPromise<SMTPReply>] = []
+    /// Set once the connection has ended or failed: later waiters fail at once, never hang.
+    private var failure: SMTPError?
     private var buffered: [UInt8] = []
     private var lines: [String] = []
     private var ready: [SMTPReply] = []
@@ -164,14 +167,20 @@ final class SMTPReplyHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    /// Called after a waiter is added: a reply may already be there.
+    /// Called after a waiter is added: a reply may already be there, or the connection gone.
     func deliver() {
         while !ready.isEmpty, !waiting.isEmpty {
             waiting.removeFirst().succeed(ready.removeFirst())
         }
+        if let failure, !waiting.isEmpty {
+            let pending = waiting
+            waiting = []
+            for promise in pending { promise.fail(failure) }
+        }
     }
 
     private func fail(_ error: SMTPError, context: ChannelHandlerContext) {
+        if failure == nil { failure = error }
         let pending = waiting
         waiting = []
         for promise in pending { promise.fail(error) }

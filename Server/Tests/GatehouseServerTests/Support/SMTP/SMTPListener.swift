@@ -1,0 +1,97 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// A small SMTP server inside the test process, on a loopback port: it speaks real SMTP over
+/// TCP (with STARTTLS and AUTH PLAIN when asked) and keeps every message it accepts.
+final class SMTPListener: Sendable {
+    /// The listening port on 127.0.0.1.
+    let port: Int
+    /// A PEM file with the listener's certificate, for clients to trust.
+    let certificateFile: String
+
+    private let channel: any Channel
+    private let inbox = Inbox()
+    private let directory: URL
+
+    /// Runs `body` with a fresh listener and always closes it afterwards.
+    static func with<Result>(
+        tls: Bool,
+        auth: (user: String, password: String)? = nil,
+        _ body: (SMTPListener) async throws -> Result
+    ) async throws -> Result {
+        let listener = try await SMTPListener(tls: tls, auth: auth)
+        do {
+            let result = try await body(listener)
+            try await listener.close()
+            return result
+        } catch {
+            try? await listener.close()
+            throw error
+        }
+    }
+
+    private init(tls: Bool, auth: (user: String, password: String)?) async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-smtp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        certificateFile = directory.appendingPathComponent("listener.pem").path
+        try Data(TestCertificate.certificatePEM.utf8).write(to: URL(fileURLWithPath: certificateFile))
+        let context = tls ? try Self.tlsContext() : nil
+        let inbox = self.inbox
+        let credentials = auth
+        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { child in
+                child.eventLoop.makeCompletedFuture {
+                    let handler = SMTPListenerHandler(tls: context, credentials: credentials) { mail in
+                        inbox.append(mail)
+                    }
+                    try child.pipeline.syncOperations.addHandler(handler)
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        port = channel.localAddress?.port ?? 0
+    }
+
+    private static func tlsContext() throws -> NIOSSLContext {
+        let certificate = try NIOSSLCertificate(bytes: Array(TestCertificate.certificatePEM.utf8), format: .pem)
+        let key = try NIOSSLPrivateKey(bytes: Array(TestCertificate.privateKeyPEM.utf8), format: .pem)
+        return try NIOSSLContext(
+            configuration: .makeServerConfiguration(
+                certificateChain: [.certificate(certificate)],
+                privateKey: .privateKey(key)
+            )
+        )
+    }
+
+    /// Every message accepted so far, oldest first.
+    func messages() -> [ReceivedMail] {
+        inbox.all()
+    }
+
+    /// The latest message, waiting up to five seconds for one to arrive.
+    func waitForMessage() async throws -> ReceivedMail {
+        for _ in 0..<500 {
+            if let message = messages().last { return message }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw HarnessError.noMail("no SMTP message arrived")
+    }
+
+    private func close() async throws {
+        try await channel.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// The messages a listener accepted, shared with its connections' event loops.
+private final class Inbox: Sendable {
+    private let mails = Mutex<[ReceivedMail]>([])
+
+    func append(_ mail: ReceivedMail) { mails.withLock { $0.append(mail) } }
+
+    func all() -> [ReceivedMail] { mails.withLock { $0 } }
+}
