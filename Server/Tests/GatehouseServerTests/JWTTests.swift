@@ -364,7 +364,24 @@ struct KeyRotationTests {
             )
             #expect(change.status == .ok)
             #expect(change.string("email") == "ada@example.com", "unchanged until confirmed")
-            let code = try await client.waitForCode(to: "ada@new.example")
+            let first = try await client.waitForCode(to: "ada@new.example")
+            // Resend (by the current address) replaces the code, once the spacing has passed.
+            harness.clock.advance(by: 61)
+            let resend = try await client.post("/resend", #"{"type":"email_change","email":"ada@example.com"}"#)
+            #expect(resend.status == .ok)
+            var code = first
+            for _ in 0..<500 where await client.mailCount(to: "ada@new.example") < 2 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(await client.mailCount(to: "ada@new.example") == 2)
+            code = try await client.waitForCode(to: "ada@new.example")
+            if code != first {
+                let stale = try await client.post(
+                    "/verify",
+                    #"{"type":"email_change","email":"ada@example.com","token":"\#(first)"}"#
+                )
+                #expect(stale.status == .forbidden, "the replaced code no longer works")
+            }
             let verified = try await client.post(
                 "/verify",
                 #"{"type":"email_change","email":"ada@example.com","token":"\#(code)"}"#

@@ -133,8 +133,9 @@ struct CodeController {
             throw APIError.validation("Only signup and email_change can be resent")
         }
         let mail: Mail? = try await auth.storage.transaction { tx in
+            guard let user = try await tx.user(email: email) else { return nil }
             if body.type == .signup {
-                guard let user = try await tx.user(email: email), user.emailConfirmedAt == nil else { return nil }
+                guard user.emailConfirmedAt == nil else { return nil }
                 return try await issue(
                     for: user,
                     purpose: "signup",
@@ -144,7 +145,19 @@ struct CodeController {
                     enforceSpacing: false
                 )
             }
-            return nil
+            // email_change: `email` is the current address; a fresh code goes to the pending new
+            // one. Without a pending change there is nothing to resend (same answer either way).
+            guard let pending = try await tx.code(userID: user.id, purpose: "email_change"),
+                pending.expiresAt > now
+            else { return nil }
+            return try await issue(
+                for: user,
+                purpose: "email_change",
+                email: pending.email,
+                in: tx,
+                now: now,
+                enforceSpacing: false
+            )
         }
         if let mail { auth.sendLater(mail) }
         return try JSONBody.empty(request: request)
