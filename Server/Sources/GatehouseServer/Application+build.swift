@@ -44,6 +44,7 @@ public func buildServer(
         limiter: RateLimiter(),
         mailer: mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) }
             ?? LogMailer(logger: logger),
+        idTokens: idTokenVerifiers(configuration: configuration, logger: logger),
         now: now,
         logger: logger
     )
@@ -56,10 +57,28 @@ public func buildServer(
     CodeController(auth: auth).register(on: router)
     AdminController(auth: auth).register(on: router)
     AdminLinkController(auth: auth).register(on: router)
+    IdentityController(auth: auth).register(on: router)
     let application = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
         logger: logger
     )
     return GatehouseServerApp(application: application, storage: storage, auth: auth)
+}
+
+/// One verifier, with its own key set, per enabled provider.
+private func idTokenVerifiers(configuration: ServerConfiguration, logger: Logger) -> [IdentityProvider: IDTokenVerifier]
+{
+    var verifiers: [IdentityProvider: IDTokenVerifier] = [:]
+    for provider in IdentityProvider.allCases {
+        let settings = provider == .apple ? configuration.apple : configuration.google
+        guard settings.isEnabled else { continue }
+        verifiers[provider] = IDTokenVerifier(
+            provider: provider,
+            settings: settings,
+            keys: ProviderKeySet(url: settings.jwksURL, fetcher: .live, logger: logger),
+            leeway: configuration.idTokenLeeway
+        )
+    }
+    return verifiers
 }

@@ -154,3 +154,14 @@ extension ErrorCode {
     /// The backend does not support this operation.
     public static let notSupported: ErrorCode = "not_supported"
 }
+
+// MARK: - Gatehouse server codes (not in GoTrue)
+
+extension ErrorCode {
+    /// An Apple or Google ID token failed verification (signature, issuer, audience, time).
+    public static let idTokenInvalid: ErrorCode = "id_token_invalid"
+    /// The ID token's nonce is missing, does not match the one sent, or was used before.
+    public static let idTokenNonceInvalid: ErrorCode = "id_token_nonce_invalid"
+    /// The identity provider's keys could not be fetched; retry shortly.
+    public static let providerUnavailable: ErrorCode = "provider_unavailable"
+}

@@ -42,6 +42,8 @@ extension ServerConfiguration {
             try reader.integer("GATEHOUSE_RATE_LIMIT_ANONYMOUS", in: 1...1_000_000) ?? rateLimits.anonymous
         rateLimits.emailSent =
             try reader.integer("GATEHOUSE_RATE_LIMIT_EMAIL_SENT", in: 1...1_000_000) ?? rateLimits.emailSent
+        apple = try reader.provider("APPLE", defaults: apple)
+        google = try reader.provider("GOOGLE", defaults: google)
         if let secret = reader.string("GATEHOUSE_SERVER_SECRET") {
             guard secret.utf8.count >= 32 else {
                 throw ConfigurationError(variable: "GATEHOUSE_SERVER_SECRET", problem: "must be at least 32 bytes")
@@ -115,6 +117,27 @@ struct EnvironmentReader {
             )
         }
         return value
+    }
+
+    /// `GATEHOUSE_<NAME>_CLIENT_IDS` (comma-separated) and `GATEHOUSE_<NAME>_JWKS_URL`.
+    func provider(_ name: String, defaults: IdentityProviderSettings) throws -> IdentityProviderSettings {
+        var settings = defaults
+        if let ids = string("GATEHOUSE_\(name)_CLIENT_IDS") {
+            settings.clientIDs = ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+        }
+        let variable = "GATEHOUSE_\(name)_JWKS_URL"
+        if let text = string(variable) {
+            guard let url = URL(string: text), let host = url.host else {
+                throw ConfigurationError(variable: variable, problem: "must be a URL, not “\(text)”")
+            }
+            let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
+            guard url.scheme == "https" || (url.scheme == "http" && loopback) else {
+                throw ConfigurationError(variable: variable, problem: "must use https (http only on a loopback host)")
+            }
+            settings.jwksURL = url
+        }
+        return settings
     }
 
     func bool(_ name: String) throws -> Bool? {

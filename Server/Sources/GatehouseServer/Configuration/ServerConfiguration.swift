@@ -29,6 +29,12 @@ public struct ServerConfiguration: Sendable {
     /// Seconds between two messages of one kind to one address.
     public var smtpMaxFrequency: Int = 60
     public var rateLimits = RateLimitSettings()
+    /// Sign in with Apple (`GATEHOUSE_APPLE_CLIENT_IDS`, `GATEHOUSE_APPLE_JWKS_URL`).
+    public var apple = IdentityProviderSettings.apple
+    /// Sign in with Google (`GATEHOUSE_GOOGLE_CLIENT_IDS`, `GATEHOUSE_GOOGLE_JWKS_URL`).
+    public var google = IdentityProviderSettings.google
+    /// Seconds an ID token's `exp`/`nbf`/`iat` may be off (clock skew with the provider).
+    public var idTokenLeeway: TimeInterval = 30
     /// Secret for refresh tokens and code HMACs; when `nil`, kept in a 0600 file beside the database.
     public var serverSecret: String?
     /// Sessions unused this long (seconds) end.

@@ -3,7 +3,7 @@ import GatehouseCore
 import HTTPTypes
 import Hummingbird
 
-/// `POST /token?grant_type=password|refresh_token`.
+/// `POST /token?grant_type=password|refresh_token|id_token`.
 struct TokenController {
     let auth: AuthContext
 
@@ -28,6 +28,14 @@ struct TokenController {
             let body = try await JSONBody.decode(RefreshTokenGrantRequest.self, from: request, context: context)
             return try JSONBody.response(
                 try await refresh(body.refreshToken, ip: context.clientKey, now: now),
+                request: request
+            )
+        case "id_token":
+            let body = try await JSONBody.decode(IDTokenGrantRequest.self, from: request, context: context)
+            // The bearer matters only for linking (clients may send an API key on every call).
+            let caller = body.linkIdentity == true ? try await auth.caller(request) : nil
+            return try JSONBody.response(
+                try await IDTokenSignIn(auth: auth).signIn(body, caller: caller, ip: context.clientKey, now: now),
                 request: request
             )
         default:

@@ -69,22 +69,7 @@ struct UserController {
         let (updated, mails): (UserRecord, [Mail]) = try await auth.storage.transaction { tx in
             var user = caller.user
             var mails: [Mail] = []
-            if let nonce {
-                guard let record = try await tx.code(userID: user.id, purpose: "reauthentication"),
-                    record.expiresAt > now,
-                    ConstantTime.equal(
-                        record.codeHash,
-                        auth.codes.hash(code: nonce, email: record.email, purpose: "reauthentication")
-                    )
-                else {
-                    throw APIError(
-                        .unprocessableContent,
-                        .reauthenticationNotValid,
-                        "Requested reauthentication nonce is invalid"
-                    )
-                }
-                try await tx.deleteCode(userID: user.id, purpose: "reauthentication")
-            }
+            if let nonce { try await auth.consumeReauthenticationNonce(nonce, userID: user.id, in: tx, now: now) }
             if let hash { user.passwordHash = hash }
             if let data = body.data { user.userMetadata.merge(data) { _, new in new } }
             if let raw = body.email {
@@ -159,18 +144,35 @@ struct UserController {
     }
 
     /// Self-service account deletion: needs a sign-in within the last 24 hours.
+    /// Self-service deletion: needs a sign-in within the last 24 hours or a reauthentication
+    /// nonce (`{"nonce": "123456"}`, from `GET /reauthenticate`). The user, identities,
+    /// sessions and codes go in one transaction (by cascade), recorded in the audit log.
     func delete(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(DeleteUserRequest.self, from: request, context: context)
         let caller = try await auth.caller(request)
         let now = auth.now()
         let lastAuthentication = caller.session.amr.map(\.timestamp).max() ?? 0
-        guard now.timeIntervalSince1970 - Double(lastAuthentication) <= 24 * 3600 else {
-            throw APIError(.badRequest, .reauthenticationNeeded, "Deleting the account requires a recent sign-in")
+        let recent = now.timeIntervalSince1970 - Double(lastAuthentication) <= 24 * 3600
+        guard recent || body.nonce != nil else {
+            throw APIError(
+                .badRequest,
+                .reauthenticationNeeded,
+                "Deleting the account requires a recent sign-in or a reauthentication code"
+            )
         }
         let ip = context.clientKey
         try await auth.storage.transaction { tx in
+            if let nonce = body.nonce {
+                try await auth.consumeReauthenticationNonce(nonce, userID: caller.user.id, in: tx, now: now)
+            }
             try await tx.deleteUser(id: caller.user.id)
             try await auth.audit("user_deleted", actor: caller.user.id, ip: ip, detail: "self-service", in: tx)
         }
         return try JSONBody.empty(request: request)
+    }
+
+    /// The optional body of `DELETE /user`.
+    struct DeleteUserRequest: Decodable {
+        var nonce: String?
     }
 }

@@ -14,6 +14,8 @@ public struct AuthContext: Sendable {
     let policy: PasswordPolicy
     let limiter: RateLimiter
     let mailer: any Mailer
+    /// ID-token verifiers of the enabled providers.
+    let idTokens: [IdentityProvider: IDTokenVerifier]
     let now: @Sendable () -> Date
     let logger: Logger
 

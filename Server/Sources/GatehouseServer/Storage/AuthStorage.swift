@@ -46,6 +46,18 @@ public protocol StorageTransaction: Sendable {
     func updateCodeAttempts(userID: UUID, purpose: String, attempts: Int) async throws
     func deleteCode(userID: UUID, purpose: String) async throws
 
+    /// The identity for a provider subject, if linked.
+    func identity(provider: String, subject: String) async throws -> IdentityRecord?
+    /// Links an identity; a (provider, subject) pair linked already is `StorageError.duplicateIdentity`.
+    func insertIdentity(_ identity: IdentityRecord) async throws
+    func updateIdentity(_ identity: IdentityRecord) async throws
+    /// Unlinks one of the user's identities; returns whether it existed.
+    func deleteIdentity(id: UUID, userID: UUID) async throws -> Bool
+
+    /// Records an ID-token nonce as used until `expiresAt`.
+    /// - Returns: `false` when it was used already (a replay).
+    func consumeNonce(provider: String, hash: String, expiresAt: Date, now: Date) async throws -> Bool
+
     func signingKeys() async throws -> [SigningKeyRecord]
     func insertSigningKey(_ key: SigningKeyRecord) async throws
     /// Removes a key; tokens it signed stop verifying.
@@ -91,4 +103,6 @@ public struct AuditEntry: Sendable, Equatable {
 public enum StorageError: Error, Equatable {
     /// An insert or update hit the unique e-mail index.
     case duplicateEmail
+    /// An insert hit the unique (provider, subject) index of identities.
+    case duplicateIdentity
 }

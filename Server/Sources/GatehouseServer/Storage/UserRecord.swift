@@ -18,6 +18,8 @@ public struct UserRecord: Sendable, Equatable {
     public var role: String
     public var createdAt: Date
     public var updatedAt: Date
+    /// Linked provider identities (read with the user; written through the identity calls).
+    public var identities: [IdentityRecord]
 
     public init(
         id: UUID = UUID(),
@@ -33,7 +35,8 @@ public struct UserRecord: Sendable, Equatable {
         bannedUntil: Date? = nil,
         role: String = "authenticated",
         createdAt: Date,
-        updatedAt: Date
+        updatedAt: Date,
+        identities: [IdentityRecord] = []
     ) {
         self.id = id
         self.email = email
@@ -49,10 +52,37 @@ public struct UserRecord: Sendable, Equatable {
         self.role = role
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.identities = identities
     }
 
     /// Whether the user is banned at `now`.
     func isBanned(at now: Date) -> Bool { bannedUntil.map { $0 > now } ?? false }
+
+    /// Whether the user can sign in with the e-mail address (password or e-mailed code): a
+    /// permanent user with an address who either has a password or has no provider identity.
+    /// A user created by Apple or Google sign-in has only that identity.
+    var hasEmailIdentity: Bool {
+        email != nil && !isAnonymous && (passwordHash != nil || identities.isEmpty)
+    }
+
+    /// The synthesized `email` identity (its id is the user's id, as in GoTrue).
+    private var emailIdentity: WireIdentity? {
+        guard hasEmailIdentity, let email else { return nil }
+        return WireIdentity(
+            identityID: id,
+            id: id.uuidString.lowercased(),
+            userID: id,
+            identityData: [
+                "sub": .string(id.uuidString.lowercased()), "email": .string(email),
+                "email_verified": .bool(emailConfirmedAt != nil),
+            ],
+            provider: "email",
+            email: email,
+            lastSignInAt: lastSignInAt,
+            createdAt: createdAt,
+            updatedAt: updatedAt
+        )
+    }
 
     /// The wire representation.
     public var wire: WireUser {
@@ -67,26 +97,7 @@ public struct UserRecord: Sendable, Equatable {
             lastSignInAt: lastSignInAt,
             appMetadata: appMetadata,
             userMetadata: userMetadata,
-            identities: isAnonymous
-                ? []
-                : email.map { email in
-                    [
-                        WireIdentity(
-                            identityID: id,
-                            id: id.uuidString.lowercased(),
-                            userID: id,
-                            identityData: [
-                                "sub": .string(id.uuidString.lowercased()), "email": .string(email),
-                                "email_verified": .bool(emailConfirmedAt != nil),
-                            ],
-                            provider: "email",
-                            email: email,
-                            lastSignInAt: lastSignInAt,
-                            createdAt: createdAt,
-                            updatedAt: updatedAt
-                        )
-                    ]
-                } ?? [],
+            identities: (emailIdentity.map { [$0] } ?? []) + identities.map(\.wire),
             createdAt: createdAt,
             updatedAt: updatedAt,
             bannedUntil: bannedUntil,

@@ -67,6 +67,34 @@ enum SQLiteMigrations {
                 )
                 """,
             ]
-        )
+        ),
+        (
+            "0002_identities",
+            [
+                """
+                CREATE TABLE identities (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    provider TEXT NOT NULL,
+                    provider_id TEXT NOT NULL,
+                    email TEXT,
+                    identity_data TEXT NOT NULL DEFAULT '{}',
+                    last_sign_in_at REAL,
+                    created_at REAL NOT NULL,
+                    updated_at REAL NOT NULL,
+                    UNIQUE (provider, provider_id)
+                )
+                """,
+                "CREATE INDEX identities_user_id ON identities(user_id)",
+                """
+                CREATE TABLE used_nonces (
+                    provider TEXT NOT NULL,
+                    nonce_hash TEXT NOT NULL,
+                    expires_at REAL NOT NULL,
+                    PRIMARY KEY (provider, nonce_hash)
+                )
+                """,
+            ]
+        ),
     ]
 }

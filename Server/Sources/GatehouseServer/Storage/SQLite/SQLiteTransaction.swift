@@ -30,12 +30,25 @@ struct SQLiteTransaction: StorageTransaction {
     }
 
     func user(id: UUID) async throws -> UserRecord? {
-        try await query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [.text(id.key)]).first.map(user(from:))
+        try await withIdentities(
+            query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [.text(id.key)]).first.map(user(from:))
+        )
     }
 
     func user(email: String) async throws -> UserRecord? {
-        try await query("SELECT \(Self.userColumns) FROM users WHERE email = ?", [.text(email.lowercased())])
-            .first.map(user(from:))
+        try await withIdentities(
+            query("SELECT \(Self.userColumns) FROM users WHERE email = ?", [.text(email.lowercased())])
+                .first.map(user(from:))
+        )
+    }
+
+    private func withIdentities(_ user: UserRecord?) async throws -> UserRecord? {
+        guard var user else { return nil }
+        user.identities = try await query(
+            "SELECT \(Self.identityColumns) FROM identities WHERE user_id = ? ORDER BY created_at, id",
+            [.text(user.id.key)]
+        ).map(identity(from:))
+        return user
     }
 
     func updateUser(_ user: UserRecord) async throws {
@@ -56,10 +69,13 @@ struct SQLiteTransaction: StorageTransaction {
     }
 
     func listUsers(offset: Int, limit: Int) async throws -> ([UserRecord], Int) {
-        let users = try await query(
+        var users: [UserRecord] = []
+        for row in try await query(
             "SELECT \(Self.userColumns) FROM users ORDER BY created_at, id LIMIT ? OFFSET ?",
             [.integer(limit), .integer(offset)]
-        ).map(user(from:))
+        ) {
+            if let user = try await withIdentities(user(from: row)) { users.append(user) }
+        }
         let total = try await query("SELECT COUNT(*) AS total FROM users").first?.column("total")?.integer ?? 0
         return (users, total)
     }
@@ -220,6 +236,79 @@ struct SQLiteTransaction: StorageTransaction {
     }
 
     // MARK: - Keys and audit
+
+    // MARK: - Identities
+
+    private static let identityColumns =
+        "id, user_id, provider, provider_id, email, identity_data, last_sign_in_at, created_at, updated_at"
+
+    func identity(provider: String, subject: String) async throws -> IdentityRecord? {
+        try await query(
+            "SELECT \(Self.identityColumns) FROM identities WHERE provider = ? AND provider_id = ?",
+            [.text(provider), .text(subject)]
+        ).first.map(identity(from:))
+    }
+
+    func insertIdentity(_ identity: IdentityRecord) async throws {
+        do {
+            _ = try await query(
+                "INSERT INTO identities (\(Self.identityColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .text(identity.id.key), .text(identity.userID.key), .text(identity.provider),
+                    .text(identity.subject), identity.email.map(SQLiteData.text) ?? .null,
+                    .text(JSONText.encode(identity.data)), .date(identity.lastSignInAt),
+                    .float(identity.createdAt.timeIntervalSince1970), .float(identity.updatedAt.timeIntervalSince1970),
+                ]
+            )
+        } catch let error as SQLiteError where error.reason == .constraint || error.reason == .constraintUniqueFailed {
+            throw StorageError.duplicateIdentity
+        }
+    }
+
+    func updateIdentity(_ identity: IdentityRecord) async throws {
+        _ = try await query(
+            "UPDATE identities SET email = ?, identity_data = ?, last_sign_in_at = ?, updated_at = ? WHERE id = ?",
+            [
+                identity.email.map(SQLiteData.text) ?? .null, .text(JSONText.encode(identity.data)),
+                .date(identity.lastSignInAt), .float(identity.updatedAt.timeIntervalSince1970), .text(identity.id.key),
+            ]
+        )
+    }
+
+    func deleteIdentity(id: UUID, userID: UUID) async throws -> Bool {
+        !(try await query(
+            "DELETE FROM identities WHERE id = ? AND user_id = ? RETURNING id",
+            [.text(id.key), .text(userID.key)]
+        ).isEmpty)
+    }
+
+    func consumeNonce(provider: String, hash: String, expiresAt: Date, now: Date) async throws -> Bool {
+        _ = try await query("DELETE FROM used_nonces WHERE expires_at < ?", [.date(now)])
+        let inserted = try await query(
+            """
+            INSERT INTO used_nonces (provider, nonce_hash, expires_at) VALUES (?, ?, ?)
+            ON CONFLICT (provider, nonce_hash) DO NOTHING RETURNING nonce_hash
+            """,
+            [.text(provider), .text(hash), .date(expiresAt)]
+        )
+        return !inserted.isEmpty
+    }
+
+    private func identity(from row: SQLiteRow) -> IdentityRecord {
+        IdentityRecord(
+            id: UUID(uuidString: row.column("id")?.string ?? "") ?? UUID(),
+            userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
+            provider: row.column("provider")?.string ?? "",
+            subject: row.column("provider_id")?.string ?? "",
+            email: row.column("email")?.string,
+            data: JSONText.decode(row.column("identity_data")?.string),
+            lastSignInAt: row.date("last_sign_in_at"),
+            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
+            updatedAt: row.date("updated_at") ?? Date(timeIntervalSince1970: 0)
+        )
+    }
+
+    // MARK: - Signing keys
 
     func signingKeys() async throws -> [SigningKeyRecord] {
         try await query("SELECT kid, algorithm, private_pem, created_at FROM signing_keys ORDER BY created_at").map {

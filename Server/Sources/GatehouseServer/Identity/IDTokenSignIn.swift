@@ -1,0 +1,185 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// `POST /token?grant_type=id_token`: signs in (or links) with a verified Apple or Google ID
+/// token. Rules (issue 5, security.md section 7):
+/// - one identity per (provider, subject); a known subject signs into its user;
+/// - a new subject links by e-mail only when the provider vouches for the address, and is
+///   refused when an account has the address but the provider does not vouch for it;
+/// - a guest who signs in (with `link_identity` and its bearer) is upgraded in place and keeps
+///   its id, or, when the subject or vouched address belongs to an account already, is
+///   signed into that account (the client sees the id change and moves its guest data);
+/// - a permanent user linking a subject that another account holds gets
+///   `identity_already_exists`;
+/// - the nonce is consumed in the same transaction, so it works once and only on success.
+struct IDTokenSignIn {
+    let auth: AuthContext
+
+    func signIn(_ body: IDTokenGrantRequest, caller: Caller?, ip: String, now: Date) async throws -> WireSession {
+        guard let provider = IdentityProvider(rawValue: body.provider.lowercased()) else {
+            throw APIError(
+                .badRequest,
+                .providerDisabled,
+                "Unsupported provider “\(body.provider)”: use apple or google."
+            )
+        }
+        guard let verifier = auth.idTokens[provider] else {
+            throw APIError(
+                .badRequest,
+                .providerDisabled,
+                "Sign in with \(provider.displayName) is not enabled on this server "
+                    + "(set GATEHOUSE_\(provider.rawValue.uppercased())_CLIENT_IDS)."
+            )
+        }
+        if body.linkIdentity == true, caller == nil { throw APIError.noAuthorization }
+        let token = try await verifier.verify(body.idToken, rawNonce: body.nonce, now: now)
+        let linking = body.linkIdentity == true ? caller : nil
+        return try await auth.storage.transaction { tx in
+            guard
+                try await tx.consumeNonce(
+                    provider: provider.rawValue,
+                    hash: token.nonceHash,
+                    expiresAt: token.expiresAt,
+                    now: now
+                )
+            else {
+                throw APIError(
+                    .badRequest,
+                    .idTokenNonceInvalid,
+                    "This nonce was used already: make a new nonce for every sign-in."
+                )
+            }
+            let user = try await resolveUser(for: token, linkingTo: linking, in: tx, now: now)
+            if user.isBanned(at: now) { throw APIError.userBanned }
+            try await auth.audit("login", actor: user.id, ip: ip, detail: provider.rawValue, in: tx)
+            return try await auth.issueSession(for: user, method: "oauth", in: tx, at: now)
+        }
+    }
+
+    private func resolveUser(
+        for token: VerifiedIDToken,
+        linkingTo caller: Caller?,
+        in tx: any StorageTransaction,
+        now: Date
+    ) async throws -> UserRecord {
+        let provider = token.provider.rawValue
+        if let existing = try await tx.identity(provider: provider, subject: token.subject) {
+            if let caller, existing.userID != caller.user.id, !caller.user.isAnonymous {
+                throw APIError(
+                    .unprocessableContent,
+                    .identityAlreadyExists,
+                    "This \(token.provider.displayName) account is already linked to another user."
+                )
+            }
+            try await tx.updateIdentity(refreshed(existing, with: token, now: now))
+            return try await signedIn(existing.userID, in: tx, now: now)
+        }
+        if let caller {
+            if caller.user.isAnonymous, token.emailIsVouched, let email = token.email,
+                let owner = try await tx.user(email: email), owner.id != caller.user.id
+            {
+                // The guest's provider account belongs to an existing user: sign into it.
+                return try await link(token, to: owner, in: tx, now: now)
+            }
+            return try await link(token, to: caller.user, in: tx, now: now)
+        }
+        if let email = token.email, let owner = try await tx.user(email: email) {
+            guard token.emailIsVouched else {
+                throw APIError(
+                    .unprocessableContent,
+                    .emailExists,
+                    "An account already uses this e-mail address, and \(token.provider.displayName) has not "
+                        + "verified it, so it cannot be linked automatically. Sign in to that account and link "
+                        + "\(token.provider.displayName) from there."
+                )
+            }
+            return try await link(token, to: owner, in: tx, now: now)
+        }
+        let user = UserRecord(
+            email: token.emailIsVouched ? token.email : nil,
+            emailConfirmedAt: token.emailIsVouched ? now : nil,
+            lastSignInAt: now,
+            appMetadata: ["provider": .string(provider), "providers": [.string(provider)]],
+            userMetadata: token.claims.name.map { ["full_name": .string($0)] } ?? [:],
+            createdAt: now,
+            updatedAt: now
+        )
+        try await tx.insertUser(user)
+        try await tx.insertIdentity(newIdentity(token, userID: user.id, now: now))
+        return try await signedIn(user.id, in: tx, now: now)
+    }
+
+    /// Links the token's identity to `user`. A guest becomes permanent (same id) and takes the
+    /// vouched address when no one has it. An account whose address was never confirmed loses
+    /// its password and sessions when the provider vouches for the address: whoever set that
+    /// password never proved they own it.
+    private func link(
+        _ token: VerifiedIDToken,
+        to user: UserRecord,
+        in tx: any StorageTransaction,
+        now: Date
+    ) async throws -> UserRecord {
+        var user = user
+        if user.isAnonymous {
+            user.isAnonymous = false
+            if token.emailIsVouched, let email = token.email, try await tx.user(email: email) == nil {
+                user.email = email
+                user.emailConfirmedAt = now
+            }
+        } else if token.emailIsVouched, user.email == token.email, user.emailConfirmedAt == nil {
+            user.passwordHash = nil
+            user.emailConfirmedAt = now
+            try await tx.deleteSessions(userID: user.id, except: nil)
+        }
+        var providers: [JSONValue] = []
+        if case .array(let listed) = user.appMetadata["providers"] { providers = listed }
+        if !providers.contains(.string(token.provider.rawValue)) { providers.append(.string(token.provider.rawValue)) }
+        user.appMetadata["providers"] = .array(providers)
+        if user.appMetadata["provider"] == nil { user.appMetadata["provider"] = .string(token.provider.rawValue) }
+        user.updatedAt = now
+        try await tx.updateUser(user)
+        do {
+            try await tx.insertIdentity(newIdentity(token, userID: user.id, now: now))
+        } catch StorageError.duplicateIdentity {
+            throw APIError(
+                .unprocessableContent,
+                .identityAlreadyExists,
+                "This \(token.provider.displayName) account is already linked to another user."
+            )
+        }
+        return try await signedIn(user.id, in: tx, now: now)
+    }
+
+    private func signedIn(_ id: UUID, in tx: any StorageTransaction, now: Date) async throws -> UserRecord {
+        guard var user = try await tx.user(id: id) else { throw APIError.userNotFoundForToken }
+        user.lastSignInAt = now
+        user.updatedAt = now
+        try await tx.updateUser(user)
+        return user
+    }
+
+    private func newIdentity(_ token: VerifiedIDToken, userID: UUID, now: Date) -> IdentityRecord {
+        IdentityRecord(
+            userID: userID,
+            provider: token.provider.rawValue,
+            subject: token.subject,
+            email: token.email,
+            data: token.claims.identityData,
+            lastSignInAt: now,
+            createdAt: now,
+            updatedAt: now
+        )
+    }
+
+    /// The identity after a new sign-in: Apple sends the address only the first time, so a
+    /// token without one keeps the stored address and claims.
+    private func refreshed(_ identity: IdentityRecord, with token: VerifiedIDToken, now: Date) -> IdentityRecord {
+        var identity = identity
+        identity.data.merge(token.claims.identityData) { _, new in new }
+        if let email = token.email { identity.email = email }
+        identity.lastSignInAt = now
+        identity.updatedAt = now
+        return identity
+    }
+}
