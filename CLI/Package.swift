@@ -19,6 +19,8 @@ let package = Package(
         // The SDK at the repository root. The explicit name keeps the identity independent of the clone's folder.
         .package(name: "Gatehouse", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // Tests only: signing fake Apple ID tokens (the SDK already depends on it on Linux).
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
     ],
     targets: [
         .target(
@@ -40,6 +42,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Gatehouse", package: "Gatehouse"),
                 .product(name: "GatehouseGoTrue", package: "Gatehouse"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

@@ -13,7 +13,12 @@ enum ServerErrorAdvice {
         case .sessionNotFound, .sessionExpired, .refreshTokenNotFound, .refreshTokenAlreadyUsed: return "Sign in again."
         case .userNotFound: return "The account no longer exists. Sign up or sign in with another account."
         case .userBanned: return "The account is suspended. Contact the service's support."
-        case .signupDisabled, .anonymousProviderDisabled:
+        case .idTokenInvalid: return "Sign in with the provider again to get a fresh token."
+        case .idTokenNonceInvalid: return "Start the sign-in again: every attempt needs a new nonce."
+        case .providerUnavailable: return "The sign-in provider could not be reached. Try again in a minute."
+        case .identityAlreadyExists: return "That account is linked to another user: sign in with it instead."
+        case .singleIdentityNotDeletable: return "Link another sign-in method before removing this one."
+        case .signupDisabled, .anonymousProviderDisabled, .providerDisabled:
             return "This server does not allow it; use another sign-in method."
         case .reauthenticationNeeded: return "Confirm it is you with the code sent by e-mail, then try again."
         default:

@@ -1,11 +1,12 @@
 import ArgumentParser
+import Foundation
 import Gatehouse
 import GatehouseCLI
 
 extension GatehouseCommand {
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Sign in with e-mail and password, an e-mailed code, or as a guest."
+            abstract: "Sign in with e-mail and password, an e-mailed code, an Apple or Google ID token, or as a guest."
         )
 
         @OptionGroup var options: GlobalOptions
@@ -19,9 +20,31 @@ extension GatehouseCommand {
         @Flag(help: "Sign in as a new guest, who can be upgraded later with `gatehouse upgrade`.")
         var guest = false
 
+        @Option(
+            name: .customLong("id-token"),
+            help: "A file holding an Apple or Google ID token (for scripts; apps get it from the provider's SDK)."
+        )
+        var idTokenFile: String?
+
+        @Option(help: "The provider that issued the ID token: apple or google.")
+        var provider: ProviderOption?
+
+        @Option(help: "The raw nonce whose SHA-256 the ID token carries.")
+        var nonce: String?
+
         func validate() throws {
-            if guest && (magicCode || email != nil) {
-                throw ValidationError("--guest takes no e-mail and cannot be combined with --magic-code.")
+            if guest && (magicCode || email != nil || idTokenFile != nil) {
+                throw ValidationError("--guest takes no e-mail or ID token and cannot be combined with --magic-code.")
+            }
+            if idTokenFile != nil {
+                guard provider != nil, nonce != nil else {
+                    throw ValidationError("--id-token needs --provider apple|google and the raw --nonce.")
+                }
+                guard email == nil, !magicCode else {
+                    throw ValidationError("--id-token cannot be combined with --email or --magic-code.")
+                }
+            } else if provider != nil || nonce != nil {
+                throw ValidationError("--provider and --nonce go with --id-token FILE.")
             }
         }
 
@@ -32,6 +55,15 @@ extension GatehouseCommand {
                 let user: User
                 if guest {
                     user = try await context.waiting("Signing in as a guest…") { try await auth.signInAnonymously() }
+                } else if let idTokenFile, let provider {
+                    let credential = IDTokenCredential(
+                        provider: provider.provider,
+                        idToken: try Self.readToken(at: idTokenFile),
+                        nonce: nonce
+                    )
+                    user = try await context.waiting("Signing in with \(provider.rawValue)…") {
+                        try await auth.signIn(with: credential)
+                    }
                 } else {
                     let email = try context.value(email, prompt: "Email: ")
                     if magicCode {
@@ -50,6 +82,31 @@ extension GatehouseCommand {
                 }
                 context.emit("Signed in as \(user.email ?? "a guest") (\(user.id)).", json: await context.status())
             }
+        }
+
+        /// The token in `path`, without surrounding whitespace.
+        static func readToken(at path: String) throws -> String {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ValidationError("Cannot read the ID token file \(path).")
+            }
+            let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard token.split(separator: ".", omittingEmptySubsequences: false).count == 3 else {
+                throw ValidationError("\(path) does not hold a JWT (three dot-separated parts).")
+            }
+            return token
+        }
+    }
+}
+
+/// `--provider` values.
+enum ProviderOption: String, ExpressibleByArgument, CaseIterable {
+    case apple
+    case google
+
+    var provider: IDTokenCredential.Provider {
+        switch self {
+        case .apple: .apple
+        case .google: .google
         }
     }
 }

@@ -1,0 +1,97 @@
+import Crypto
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A stand-in for Sign in with Apple: a P-256 key made in the test, its JWKS served over HTTP
+/// on loopback (Python's `http.server` from a folder), and ID tokens signed with it.
+final class FakeApple: @unchecked Sendable {
+    static let clientID = "com.example.gatehouse"
+
+    let directory: URL
+    let port: Int
+    private let key = P256.Signing.PrivateKey()
+    private let kid = "fake-\(UUID().uuidString.prefix(8))"
+    private let process = Process()
+
+    /// The JWKS address for `GATEHOUSE_APPLE_JWKS_URL`.
+    var jwksURL: String { "http://127.0.0.1:\(port)/keys" }
+
+    /// The server settings that trust this provider.
+    var serverEnvironment: [String: String] {
+        ["GATEHOUSE_APPLE_CLIENT_IDS": Self.clientID, "GATEHOUSE_APPLE_JWKS_URL": jwksURL]
+    }
+
+    init() async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gatehouse-apple-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        port = ServerProcess.freePort()
+        let raw = key.publicKey.rawRepresentation
+        let jwks: [String: Any] = [
+            "keys": [
+                [
+                    "kty": "EC", "crv": "P-256", "alg": "ES256", "use": "sig", "kid": kid,
+                    "x": Self.base64URL(raw.prefix(32)), "y": Self.base64URL(raw.suffix(32)),
+                ]
+            ]
+        ]
+        try JSONSerialization.data(withJSONObject: jwks).write(to: directory.appendingPathComponent("keys"))
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<250 {
+            if let url = URL(string: jwksURL), (try? await URLSession.shared.data(from: url)) != nil { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw ServerProcessError.didNotStart("python3 -m http.server")
+    }
+
+    /// An ID token for `subject` carrying SHA-256 hex of `rawNonce`, valid for ten minutes.
+    func idToken(subject: String, email: String?, rawNonce: String) throws -> String {
+        let now = Int(Date().timeIntervalSince1970)
+        var claims: [String: Any] = [
+            "iss": "https://appleid.apple.com", "aud": Self.clientID, "sub": subject, "iat": now, "exp": now + 600,
+            "nonce": SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined(),
+            "email_verified": "true",
+        ]
+        if let email { claims["email"] = email }
+        let header: [String: Any] = ["alg": "ES256", "kid": kid, "typ": "JWT"]
+        let input = try Self.encode(header) + "." + Self.encode(claims)
+        let signature = try key.signature(for: Data(input.utf8)).rawRepresentation
+        return input + "." + Self.base64URL(signature)
+    }
+
+    /// Kills the HTTP server (SIGKILL: a child may inherit a mask that blocks SIGTERM).
+    func stop() async {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            await Blocking.waitUntilExit(process)
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    private static func encode(_ object: [String: Any]) throws -> String {
+        base64URL(try JSONSerialization.data(withJSONObject: object, options: .sortedKeys))
+    }
+
+    static func base64URL(_ data: some DataProtocol) -> String {
+        Data(data).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}
