@@ -30,7 +30,16 @@ public func buildServer(
     now: @escaping @Sendable () -> Date = { Date() },
     logger: Logger
 ) async throws -> GatehouseServerApp {
-    let storage = try await SQLiteStorage.open(configuration.database, logger: logger)
+    let storage: any AuthStorage
+    let limiter: any RateLimiter
+    if case .postgres(let settings) = configuration.database {
+        let postgres = try await PostgresStorage.open(settings, logger: logger)
+        storage = postgres
+        limiter = postgres.rateLimiter
+    } else {
+        storage = try await SQLiteStorage.open(configuration.database, logger: logger)
+        limiter = MemoryRateLimiter()
+    }
     try await storage.migrate()
     let secret = try ServerSecret.load(configuration: configuration)
     let auth = AuthContext(
@@ -41,7 +50,7 @@ public func buildServer(
         codes: OneTimeCodes(secret: secret),
         passwords: PasswordHasher(cost: configuration.bcryptCost),
         policy: PasswordPolicy.loadBundled(),
-        limiter: RateLimiter(),
+        limiter: limiter,
         mailer: mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) }
             ?? LogMailer(logger: logger),
         idTokens: idTokenVerifiers(configuration: configuration, logger: logger),

@@ -159,6 +159,6 @@ struct AnonymousAndUserTests {
             )
             #expect(try await client.signIn("ada@example.com").errorCode == "invalid_credentials")
         }
-        #expect(!(try harness.databaseText()).contains("ada@example.com"))
+        #expect(!(try await harness.databaseText()).contains("ada@example.com"))
     }
 }

@@ -171,7 +171,7 @@ struct CodeTests {
             codes.code = try await client.waitForCode(to: "ada@example.com")
             box.reply = try await client.confirmedSession(email: "bob@example.com")
         }
-        let text = try harness.databaseText()
+        let text = try await harness.databaseText()
         #expect(!text.contains(try #require(codes.code)))
         #expect(!text.contains(try #require(box.reply?.string("refresh_token"))))
         #expect(!text.contains(try #require(box.reply?.string("access_token"))))

@@ -122,7 +122,7 @@ struct ProtocolTests {
         }
     }
 
-    @Test func sqliteRunsInWALWithFullSync() async throws {
+    @Test(.enabled(if: !TestDatabase.isPostgres, "SQLite only")) func sqliteRunsInWALWithFullSync() async throws {
         let harness = try await Harness.make()
         defer { harness.removeFiles() }
         let storage = try #require(harness.server.storage as? SQLiteStorage)
@@ -175,5 +175,40 @@ struct ProtocolTests {
         #expect(parsed?.database == .sqliteFile("/tmp/x.sqlite"))
         #expect(parsed?.rateLimits.token == 7)
         #expect(parsed?.jwtExpiry == 120)
+    }
+    @Test func postgresSettingsComeFromTheURLAndPoolSize() throws {
+        let configuration = try ServerConfiguration(environment: [
+            "GATEHOUSE_DATABASE_URL": "postgres://auth:p%40ss@db.internal:6543/gatehouse?sslmode=require",
+            "GATEHOUSE_DATABASE_POOL_SIZE": "32",
+        ])
+        #expect(
+            configuration.database
+                == .postgres(
+                    PostgresSettings(
+                        host: "db.internal",
+                        port: 6543,
+                        username: "auth",
+                        password: "p@ss",
+                        database: "gatehouse",
+                        tls: .require,
+                        poolSize: 32
+                    )
+                )
+        )
+        for bad in [
+            "postgres://db.internal/gatehouse", "postgres://auth@db.internal", "postgres://a@h/d?sslmode=maybe",
+        ] {
+            #expect(throws: ConfigurationError.self, "\(bad)") {
+                try ServerConfiguration(environment: ["GATEHOUSE_DATABASE_URL": bad])
+            }
+        }
+        #expect(throws: ConfigurationError.self, "the pool size is PostgreSQL's") {
+            try ServerConfiguration(environment: ["GATEHOUSE_DATABASE_POOL_SIZE": "4"])
+        }
+        // Instances on one database must share the secret: no secret file beside a URL.
+        var shared = configuration
+        shared.serverSecret = nil
+        #expect(throws: ConfigurationError.self) { try ServerSecret.load(configuration: shared) }
+        #expect(PostgresExecutor.numberedPlaceholders("a = ? AND b IN (?, ?)") == "a = $1 AND b IN ($2, $3)")
     }
 }

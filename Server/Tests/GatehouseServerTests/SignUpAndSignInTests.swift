@@ -138,7 +138,7 @@ struct SignUpAndSignInTests {
             )
             #expect(reply.status == .ok)
         }
-        let database = try harness.databaseText()
+        let database = try await harness.databaseText()
         #expect(database.contains("$2b$10$"))
         #expect(!database.contains("correct horse battery"))
     }

@@ -11,6 +11,16 @@ extension ServerConfiguration {
         if let url = reader.string("GATEHOUSE_DATABASE_URL") {
             database = try Self.database(from: url)
         }
+        if let size = try reader.integer("GATEHOUSE_DATABASE_POOL_SIZE", in: 1...1000) {
+            guard case .postgres(var settings) = database else {
+                throw ConfigurationError(
+                    variable: "GATEHOUSE_DATABASE_POOL_SIZE",
+                    problem: "applies to PostgreSQL only"
+                )
+            }
+            settings.poolSize = size
+            database = .postgres(settings)
+        }
         if let secret = reader.string("GATEHOUSE_JWT_SECRET") {
             guard secret.utf8.count >= 32 else {
                 throw ConfigurationError(variable: "GATEHOUSE_JWT_SECRET", problem: "must be at least 32 bytes")
@@ -77,15 +87,12 @@ extension ServerConfiguration {
         if url.hasPrefix("sqlite://") { return .sqliteFile(String(url.dropFirst("sqlite://".count))) }
         if url.hasPrefix("sqlite:") { return .sqliteFile(String(url.dropFirst("sqlite:".count))) }
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-            throw ConfigurationError(
-                variable: "GATEHOUSE_DATABASE_URL",
-                problem: "PostgreSQL is not supported by this build yet; use a SQLite path"
-            )
+            return .postgres(try PostgresSettings(url: url))
         }
         guard !url.isEmpty, !url.contains("://") else {
             throw ConfigurationError(
                 variable: "GATEHOUSE_DATABASE_URL",
-                problem: "expected a SQLite path or sqlite://path"
+                problem: "expected a SQLite path, sqlite://path or postgres://user:password@host:port/database"
             )
         }
         return .sqliteFile(url)

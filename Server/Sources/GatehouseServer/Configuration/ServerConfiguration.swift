@@ -10,6 +10,8 @@ public struct ServerConfiguration: Sendable {
         case sqliteFile(String)
         /// An in-memory SQLite database (tests).
         case sqliteMemory
+        /// A PostgreSQL database, shared by several server instances.
+        case postgres(PostgresSettings)
     }
 
     public var host: String = "127.0.0.1"

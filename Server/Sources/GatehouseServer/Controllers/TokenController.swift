@@ -47,7 +47,7 @@ struct TokenController {
         guard let rawEmail = body.email, !body.password.isEmpty else { throw APIError.invalidCredentials }
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let limits = auth.configuration.rateLimits
-        if let retry = await auth.limiter.isLimited(
+        if let retry = try await auth.limiter.isLimited(
             .failedPassword,
             key: email,
             limit: limits.failedPasswordsPerAccount,
@@ -109,7 +109,13 @@ struct TokenController {
             }
             if parsed.counter == session.counter {
                 guard try await tx.rotateSession(id: session.id, expectedCounter: session.counter, at: now) else {
-                    return .failure(APIError(.conflict, .conflict, "Concurrent refresh; retry"))
+                    // Another instance rotated first: its UPDATE held the row lock and has
+                    // committed, so a fresh read sees the child. Answer as for a concurrent refresh.
+                    guard let current = try await tx.session(id: session.id), current.counter == parsed.counter + 1
+                    else { return .failure(notFound) }
+                    return .session(
+                        try await auth.wireSession(user: user, session: current, counter: current.counter, now: now)
+                    )
                 }
                 var rotated = session
                 rotated.counter += 1

@@ -12,7 +12,7 @@ public struct AuthContext: Sendable {
     let codes: OneTimeCodes
     let passwords: PasswordHasher
     let policy: PasswordPolicy
-    let limiter: RateLimiter
+    let limiter: any RateLimiter
     let mailer: any Mailer
     /// ID-token verifiers of the enabled providers.
     let idTokens: [IdentityProvider: IDTokenVerifier]

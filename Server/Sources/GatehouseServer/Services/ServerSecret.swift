@@ -23,6 +23,12 @@ struct ServerSecret: Sendable {
         if let text = configuration.serverSecret {
             return ServerSecret(key: SymmetricKey(data: SHA256.hash(data: Data(text.utf8))))
         }
+        if case .postgres = configuration.database {
+            throw ConfigurationError(
+                variable: "GATEHOUSE_SERVER_SECRET",
+                problem: "must be set with PostgreSQL: every instance needs the same secret (at least 32 bytes)"
+            )
+        }
         guard case .sqliteFile(let path) = configuration.database else {
             return ServerSecret(key: SymmetricKey(size: .bits256))
         }

@@ -58,6 +58,8 @@ public protocol StorageTransaction: Sendable {
     /// - Returns: `false` when it was used already (a replay).
     func consumeNonce(provider: String, hash: String, expiresAt: Date, now: Date) async throws -> Bool
 
+    /// Serializes key creation between instances starting together (held until commit).
+    func lockSigningKeys() async throws
     func signingKeys() async throws -> [SigningKeyRecord]
     func insertSigningKey(_ key: SigningKeyRecord) async throws
     /// Removes a key; tokens it signed stop verifying.

@@ -34,17 +34,19 @@ struct TokenService: Sendable {
                 leeway: configuration.jwtLeeway
             )
         }
-        var stored = try await storage.transaction { try await $0.signingKeys() }.filter { $0.algorithm == "ES256" }
-        if stored.isEmpty {
-            let key = ES256PrivateKey()
+        // Under a lock, so that instances starting together on one database agree on one key.
+        let stored = try await storage.transaction { tx in
+            try await tx.lockSigningKeys()
+            let existing = try await tx.signingKeys().filter { $0.algorithm == "ES256" }
+            guard existing.isEmpty else { return existing }
             let record = SigningKeyRecord(
                 kid: Hex.encode(Hex.randomBytes(8)),
                 algorithm: "ES256",
-                privatePEM: key.pemRepresentation,
+                privatePEM: ES256PrivateKey().pemRepresentation,
                 createdAt: now
             )
-            try await storage.transaction { try await $0.insertSigningKey(record) }
-            stored = [record]
+            try await tx.insertSigningKey(record)
+            return [record]
         }
         var jwks: [[String: JSONValue]] = []
         for record in stored {

@@ -25,7 +25,8 @@ struct Harness {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = ServerConfiguration()
         configuration.port = 0
-        configuration.database = .sqliteFile(directory.appendingPathComponent("gatehouse.sqlite").path)
+        configuration.database = try await TestDatabase.database(for: directory)
+        configuration.serverSecret = TestDatabase.secret(for: directory)
         configuration.bcryptCost = 4
         configuration.rateLimits.token = 10_000
         configuration.rateLimits.verify = 10_000
@@ -48,12 +49,9 @@ struct Harness {
         try? await server.storage.close()
     }
 
-    /// The database files' bytes as text, to check what is (not) stored.
-    func databaseText() throws -> String {
-        try ["gatehouse.sqlite", "gatehouse.sqlite-wal"].map { directory.appendingPathComponent($0) }
-            .filter { FileManager.default.fileExists(atPath: $0.path) }
-            .map { try String(decoding: Data(contentsOf: $0), as: UTF8.self) }
-            .joined()
+    /// The database's contents as text (SQLite: the files' bytes), to check what is (not) stored.
+    func databaseText() async throws -> String {
+        try await TestDatabase.contents(of: configuration.database)
     }
 
     func removeFiles() {

@@ -17,6 +17,8 @@ public final class SQLiteStorage: AuthStorage {
         switch database {
         case .sqliteMemory: storage = .memory
         case .sqliteFile(let path): storage = .file(path: path)
+        case .postgres:
+            throw ConfigurationError(variable: "GATEHOUSE_DATABASE_URL", problem: "is not a SQLite database")
         }
         let connection = try await SQLiteConnection.open(storage: storage, logger: logger)
         let store = SQLiteStorage(connection: connection)
@@ -75,7 +77,7 @@ public final class SQLiteStorage: AuthStorage {
         try await lock.withLock {
             _ = try await connection.query("BEGIN IMMEDIATE")
             do {
-                let result = try await body(SQLiteTransaction(connection: connection))
+                let result = try await body(SQLTransaction(executor: SQLiteExecutor(connection: connection)))
                 _ = try await connection.query("COMMIT")
                 return result
             } catch {

@@ -1,13 +1,13 @@
 import Foundation
 import GatehouseCore
-import SQLiteNIO
 
-/// The statements of one SQLite transaction.
-struct SQLiteTransaction: StorageTransaction {
-    let connection: SQLiteConnection
+/// The statements of one transaction, in the SQL that SQLite and PostgreSQL share (`?`
+/// placeholders, `ON CONFLICT`, `RETURNING`); each database supplies an ``SQLExecutor``.
+struct SQLTransaction: StorageTransaction {
+    let executor: any SQLExecutor
 
-    private func query(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
-        try await connection.query(sql, binds)
+    private func query(_ sql: String, _ binds: [SQLValue] = []) async throws -> [SQLRow] {
+        try await executor.rows(sql, binds)
     }
 
     // MARK: - Users
@@ -24,7 +24,7 @@ struct SQLiteTransaction: StorageTransaction {
                 "INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 userBinds(user)
             )
-        } catch let error as SQLiteError where error.reason == .constraint || error.reason == .constraintUniqueFailed {
+        } catch SQLError.uniqueViolation {
             throw StorageError.duplicateEmail
         }
     }
@@ -63,7 +63,7 @@ struct SQLiteTransaction: StorageTransaction {
                 """,
                 binds
             )
-        } catch let error as SQLiteError where error.reason == .constraint || error.reason == .constraintUniqueFailed {
+        } catch SQLError.uniqueViolation {
             throw StorageError.duplicateEmail
         }
     }
@@ -84,10 +84,10 @@ struct SQLiteTransaction: StorageTransaction {
         _ = try await query("DELETE FROM users WHERE id = ?", [.text(id.key)])
     }
 
-    private func userBinds(_ user: UserRecord) -> [SQLiteData] {
+    private func userBinds(_ user: UserRecord) -> [SQLValue] {
         [
             .text(user.id.key), user.email.map { .text($0.lowercased()) } ?? .null,
-            user.passwordHash.map(SQLiteData.text) ?? .null, .date(user.emailConfirmedAt),
+            user.passwordHash.map(SQLValue.text) ?? .null, .date(user.emailConfirmedAt),
             .date(user.confirmationSentAt), .date(user.recoverySentAt), .date(user.lastSignInAt),
             .text(JSONText.encode(user.appMetadata)), .text(JSONText.encode(user.userMetadata)),
             .integer(user.isAnonymous ? 1 : 0), .date(user.bannedUntil), .text(user.role),
@@ -95,7 +95,7 @@ struct SQLiteTransaction: StorageTransaction {
         ]
     }
 
-    private func user(from row: SQLiteRow) -> UserRecord {
+    private func user(from row: SQLRow) -> UserRecord {
         UserRecord(
             id: UUID(uuidString: row.column("id")?.string ?? "") ?? UUID(),
             email: row.column("email")?.string,
@@ -222,7 +222,7 @@ struct SQLiteTransaction: StorageTransaction {
         )
     }
 
-    private func code(from row: SQLiteRow) -> CodeRecord {
+    private func code(from row: SQLRow) -> CodeRecord {
         CodeRecord(
             userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
             purpose: row.column("purpose")?.string ?? "",
@@ -255,12 +255,12 @@ struct SQLiteTransaction: StorageTransaction {
                 "INSERT INTO identities (\(Self.identityColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     .text(identity.id.key), .text(identity.userID.key), .text(identity.provider),
-                    .text(identity.subject), identity.email.map(SQLiteData.text) ?? .null,
+                    .text(identity.subject), identity.email.map(SQLValue.text) ?? .null,
                     .text(JSONText.encode(identity.data)), .date(identity.lastSignInAt),
                     .float(identity.createdAt.timeIntervalSince1970), .float(identity.updatedAt.timeIntervalSince1970),
                 ]
             )
-        } catch let error as SQLiteError where error.reason == .constraint || error.reason == .constraintUniqueFailed {
+        } catch SQLError.uniqueViolation {
             throw StorageError.duplicateIdentity
         }
     }
@@ -269,7 +269,7 @@ struct SQLiteTransaction: StorageTransaction {
         _ = try await query(
             "UPDATE identities SET email = ?, identity_data = ?, last_sign_in_at = ?, updated_at = ? WHERE id = ?",
             [
-                identity.email.map(SQLiteData.text) ?? .null, .text(JSONText.encode(identity.data)),
+                identity.email.map(SQLValue.text) ?? .null, .text(JSONText.encode(identity.data)),
                 .date(identity.lastSignInAt), .float(identity.updatedAt.timeIntervalSince1970), .text(identity.id.key),
             ]
         )
@@ -294,7 +294,7 @@ struct SQLiteTransaction: StorageTransaction {
         return !inserted.isEmpty
     }
 
-    private func identity(from row: SQLiteRow) -> IdentityRecord {
+    private func identity(from row: SQLRow) -> IdentityRecord {
         IdentityRecord(
             id: UUID(uuidString: row.column("id")?.string ?? "") ?? UUID(),
             userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
@@ -309,6 +309,10 @@ struct SQLiteTransaction: StorageTransaction {
     }
 
     // MARK: - Signing keys
+
+    func lockSigningKeys() async throws {
+        try await executor.lock(0x6b65_7973)
+    }
 
     func signingKeys() async throws -> [SigningKeyRecord] {
         try await query("SELECT kid, algorithm, private_pem, created_at FROM signing_keys ORDER BY created_at").map {
@@ -338,7 +342,7 @@ struct SQLiteTransaction: StorageTransaction {
             [
                 .float(entry.at.timeIntervalSince1970), .text(entry.action),
                 entry.actorID.map { .text($0.key) } ?? .null,
-                entry.ip.map(SQLiteData.text) ?? .null, entry.detail.map(SQLiteData.text) ?? .null,
+                entry.ip.map(SQLValue.text) ?? .null, entry.detail.map(SQLValue.text) ?? .null,
             ]
         )
     }
@@ -357,37 +361,5 @@ struct SQLiteTransaction: StorageTransaction {
                 detail: $0.column("detail")?.string
             )
         }
-    }
-}
-
-extension UUID {
-    /// The lowercase text form used as a key.
-    var key: String { uuidString.lowercased() }
-}
-
-extension SQLiteData {
-    static func date(_ date: Date?) -> SQLiteData {
-        date.map { .float($0.timeIntervalSince1970) } ?? .null
-    }
-}
-
-extension SQLiteRow {
-    func date(_ name: String) -> Date? {
-        guard let value = column(name), value != .null, let seconds = value.double else { return nil }
-        return Date(timeIntervalSince1970: seconds)
-    }
-}
-
-/// JSON text columns.
-enum JSONText {
-    static func encode(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
-
-    static func decode(_ text: String?) -> [String: JSONValue] {
-        guard let text else { return [:] }
-        return (try? JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))) ?? [:]
     }
 }

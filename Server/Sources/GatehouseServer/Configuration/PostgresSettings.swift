@@ -1,0 +1,68 @@
+import Foundation
+
+/// A PostgreSQL database, from `GATEHOUSE_DATABASE_URL=postgres://user:pass@host:port/db`.
+public struct PostgresSettings: Sendable, Equatable {
+    /// TLS to the database: `?sslmode=disable|prefer|require` (default `prefer`).
+    public enum TLSMode: String, Sendable, Equatable {
+        case disable, prefer, require
+    }
+
+    public var host: String
+    public var port: Int
+    public var username: String
+    public var password: String?
+    public var database: String
+    public var tls: TLSMode
+    /// The most connections one server keeps open (`GATEHOUSE_DATABASE_POOL_SIZE`, default 10).
+    public var poolSize: Int
+
+    public init(
+        host: String,
+        port: Int = 5432,
+        username: String,
+        password: String? = nil,
+        database: String,
+        tls: TLSMode = .prefer,
+        poolSize: Int = 10
+    ) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.database = database
+        self.tls = tls
+        self.poolSize = poolSize
+    }
+
+    /// Parses a `postgres://` or `postgresql://` URL.
+    public init(url text: String) throws {
+        let variable = "GATEHOUSE_DATABASE_URL"
+        guard let components = URLComponents(string: text), let host = components.host, !host.isEmpty,
+            let user = components.user, !user.isEmpty
+        else {
+            throw ConfigurationError(
+                variable: variable,
+                problem: "must look like postgres://user:password@host:5432/database"
+            )
+        }
+        let database = String(components.path.drop(while: { $0 == "/" }))
+        guard !database.isEmpty else {
+            throw ConfigurationError(variable: variable, problem: "names no database (postgres://…/database)")
+        }
+        var tls = TLSMode.prefer
+        if let mode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value {
+            guard let parsed = TLSMode(rawValue: mode) else {
+                throw ConfigurationError(variable: variable, problem: "sslmode must be disable, prefer or require")
+            }
+            tls = parsed
+        }
+        self.init(
+            host: host,
+            port: components.port ?? 5432,
+            username: user.removingPercentEncoding ?? user,
+            password: components.password.map { $0.removingPercentEncoding ?? $0 },
+            database: database,
+            tls: tls
+        )
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// What a rate limit counts.
+enum RateLimitBucket: String, Sendable {
+    case token, verify, otp, anonymous, emailSent, failedPassword
+}
+
+/// Fixed-window request counters per bucket and key (a client address or an account): in
+/// memory for one SQLite server (``MemoryRateLimiter``), in the database when several
+/// instances share PostgreSQL (``PostgresRateLimiter``).
+protocol RateLimiter: Sendable {
+    /// Counts one request; throws 429 with `Retry-After` when the window is full.
+    func hit(_ bucket: RateLimitBucket, key: String, limit: Int, window: TimeInterval, now: Date) async throws
+
+    /// Seconds until the window reopens when it is full, without counting; `nil` when open.
+    func isLimited(
+        _ bucket: RateLimitBucket,
+        key: String,
+        limit: Int,
+        window: TimeInterval,
+        now: Date
+    ) async throws
+        -> Int?
+}

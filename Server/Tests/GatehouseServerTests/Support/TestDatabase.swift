@@ -1,0 +1,98 @@
+import Foundation
+import GatehouseServer
+import Logging
+import NIOPosix
+import PostgresNIO
+
+/// Which database the suite runs on. The whole server suite is one set of tests run twice by
+/// `scripts/test`: on SQLite (the default) and on PostgreSQL when `GATEHOUSE_TEST_POSTGRES_URL`
+/// names a server (`scripts/postgres start` makes a private one). Every harness gets its own
+/// database: a SQLite file in its folder, or a PostgreSQL database named after the folder.
+enum TestDatabase {
+    static let postgresURL = ProcessInfo.processInfo.environment["GATEHOUSE_TEST_POSTGRES_URL"]
+
+    static var isPostgres: Bool { postgresURL != nil }
+
+    /// The database for a harness folder, created on first use; the same folder gives the same
+    /// database, so a restart finds its data.
+    static func database(for directory: URL) async throws -> ServerConfiguration.Database {
+        guard let postgresURL else {
+            return .sqliteFile(directory.appendingPathComponent("gatehouse.sqlite").path)
+        }
+        let admin = try PostgresSettings(url: postgresURL)
+        let name = "gh_" + directory.lastPathComponent.lowercased().filter { $0.isLetter || $0.isNumber }.suffix(40)
+        try await withConnection(admin) { connection in
+            let rows = try await connection.query("SELECT 1 FROM pg_database WHERE datname = \(name)", logger: logger)
+            var exists = false
+            for try await _ in rows { exists = true }
+            if !exists {
+                try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+            }
+        }
+        var settings = admin
+        settings.database = name
+        settings.poolSize = 8
+        return .postgres(settings)
+    }
+
+    /// A server secret tied to the folder, so restarts on PostgreSQL share it.
+    static func secret(for directory: URL) -> String? {
+        isPostgres ? "test-secret-" + directory.lastPathComponent : nil
+    }
+
+    /// Every row of the database as text, to check what is (not) stored.
+    static func contents(of database: ServerConfiguration.Database) async throws -> String {
+        switch database {
+        case .sqliteFile(let path):
+            return try [path, path + "-wal"].filter { FileManager.default.fileExists(atPath: $0) }
+                .map { try String(decoding: Data(contentsOf: URL(fileURLWithPath: $0)), as: UTF8.self) }
+                .joined()
+        case .postgres(let settings):
+            var text = ""
+            try await withConnection(settings) { connection in
+                for table in ["users", "sessions", "one_time_codes", "identities", "signing_keys", "audit_log"] {
+                    let rows = try await connection.query(
+                        PostgresQuery(unsafeSQL: "SELECT row_to_json(t)::text FROM \(table) t"),
+                        logger: logger
+                    )
+                    for try await line in rows.decode(String.self) { text += line + "\n" }
+                }
+            }
+            return text
+        case .sqliteMemory:
+            return ""
+        }
+    }
+
+    static let logger: Logger = {
+        var logger = Logger(label: "test-database")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    private static func withConnection(
+        _ settings: PostgresSettings,
+        _ body: (PostgresConnection) async throws -> Void
+    ) async throws {
+        let connection = try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.next(),
+            configuration: .init(
+                host: settings.host,
+                port: settings.port,
+                username: settings.username,
+                password: settings.password,
+                database: settings.database,
+                tls: .disable
+            ),
+            id: 1,
+            logger: logger
+        )
+        do {
+            try await body(connection)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+    }
+}
