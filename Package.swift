@@ -44,9 +44,9 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "gatehouse-restore-benchmark",
+            name: "gatehouse-sdk-benchmark",
             dependencies: ["Gatehouse", "GatehouseTesting"],
-            path: "Benchmarks/RestoreBenchmark"
+            path: "Benchmarks/SDKBenchmark"
         ),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "GatehouseTesting"]),

@@ -59,6 +59,21 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        .executableTarget(
+            name: "gatehouse-server-benchmark",
+            dependencies: [
+                "GatehouseServer",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
+            path: "Benchmarks/ServerBenchmark"
+        ),
         .testTarget(
             name: "GatehouseServerTests",
             dependencies: [

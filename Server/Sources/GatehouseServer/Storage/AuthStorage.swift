@@ -10,7 +10,7 @@ public protocol AuthStorage: Sendable {
 
     /// Runs `body` in one transaction: it commits when `body` returns and rolls back when it throws.
     func transaction<Result: Sendable>(
-        _ body: @Sendable (any StorageTransaction) async throws -> Result
+        _ body: @escaping @Sendable (any StorageTransaction) async throws -> Result
     )
         async throws -> Result
 
@@ -107,4 +107,6 @@ public enum StorageError: Error, Equatable {
     case duplicateEmail
     /// An insert hit the unique (provider, subject) index of identities.
     case duplicateIdentity
+    /// A transaction ended without a result (a storage fault).
+    case noResult
 }

@@ -85,7 +85,7 @@ public final class PostgresStorage: AuthStorage {
     }
 
     public func transaction<Result: Sendable>(
-        _ body: @Sendable (any StorageTransaction) async throws -> Result
+        _ body: @escaping @Sendable (any StorageTransaction) async throws -> Result
     )
         async throws -> Result
     {

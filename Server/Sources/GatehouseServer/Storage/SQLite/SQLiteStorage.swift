@@ -6,10 +6,12 @@ import SQLiteNIO
 /// committed logout or rotation survives a power loss.
 ///
 /// All access goes through one FIFO lock, so a transaction's statements never interleave with
-/// another request's; SQLite serialises writers anyway.
+/// another request's; SQLite serialises writers anyway. Transactions that queue up meanwhile
+/// share one commit (``SQLiteGroupCommit``): one fsync for many.
 public final class SQLiteStorage: AuthStorage {
     let connection: SQLiteConnection
-    private let lock = AsyncLock()
+    private let lock: AsyncLock
+    private let groupCommit: SQLiteGroupCommit
 
     /// Opens (creating if needed) the database and sets its pragmas.
     public static func open(_ database: ServerConfiguration.Database, logger: Logger) async throws -> SQLiteStorage {
@@ -31,6 +33,9 @@ public final class SQLiteStorage: AuthStorage {
 
     private init(connection: SQLiteConnection) {
         self.connection = connection
+        let lock = AsyncLock()
+        self.lock = lock
+        groupCommit = SQLiteGroupCommit(connection: connection, lock: lock)
     }
 
     /// Reads a pragma's value (tests assert WAL and FULL).
@@ -70,21 +75,23 @@ public final class SQLiteStorage: AuthStorage {
     }
 
     public func transaction<Result: Sendable>(
-        _ body: @Sendable (any StorageTransaction) async throws -> Result
+        _ body: @escaping @Sendable (any StorageTransaction) async throws -> Result
     )
         async throws -> Result
     {
-        try await lock.withLock {
-            _ = try await connection.query("BEGIN IMMEDIATE")
-            do {
-                let result = try await body(SQLTransaction(executor: SQLiteExecutor(connection: connection)))
-                _ = try await connection.query("COMMIT")
-                return result
-            } catch {
-                _ = try? await connection.query("ROLLBACK")
-                throw error
-            }
+        let box = ResultBox<Result>()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            groupCommit.submit(
+                SQLiteGroupCommit.Job(
+                    run: { transaction in box.set(try await body(transaction)) },
+                    finish: { error in
+                        if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+                    }
+                )
+            )
         }
+        guard let result = box.get() else { throw StorageError.noResult }
+        return result
     }
 
     public func close() async throws {

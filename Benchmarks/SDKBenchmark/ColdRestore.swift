@@ -1,13 +1,11 @@
-// Cold-restore benchmark: how long `restoreSession()` takes from reading the file store to
-// publishing `.success(user)`, over 1,000 fresh `AuthService` instances.
-//
-//     swift run -c release gatehouse-restore-benchmark [runs]
 import Foundation
 import Gatehouse
 import GatehouseTesting
 
+/// Cold restore: from reading the file store to publishing `.success(user)`, over `runs`
+/// fresh `AuthService` instances. Returns sorted samples in microseconds.
 @MainActor
-func measure(runs: Int) async throws -> [Double] {
+func coldRestoreSamples(runs: Int) async throws -> [Double] {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "gatehouse-bench-\(UUID().uuidString)"
     )
@@ -33,17 +31,3 @@ func measure(runs: Int) async throws -> [Double] {
     }
     return samples.sorted()
 }
-
-func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
-}
-
-let runs = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000
-let samples = try await measure(runs: runs)
-let median = percentile(samples, 0.5)
-let p99 = percentile(samples, 0.99)
-print("Cold restore (file store → .success(user)), \(runs) runs")
-print(String(format: "  median  %8.1f µs", median))
-print(String(format: "  p99     %8.1f µs", p99))
-print(String(format: "  max     %8.1f µs", samples.last ?? 0))
-print(String(format: "  target  < 1000 µs median (design budget 2 s): %@", median < 1000 ? "met" : "MISSED"))

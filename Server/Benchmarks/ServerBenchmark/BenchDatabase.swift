@@ -1,0 +1,53 @@
+import Foundation
+import GatehouseServer
+import Logging
+import PostgresNIO
+
+/// A database the server is benchmarked on, with its durable-transaction bound.
+struct BenchDatabase {
+    var name: String
+    /// `GATEHOUSE_DATABASE_URL` for the server.
+    var url: String
+    var transactionBound: Double
+    var client: PostgresClient?
+    var runner: Task<Void, Never>?
+
+    /// A fresh `gatehouse_bench` database on the server `adminURL` names, and its bound.
+    static func postgres(adminURL: String, logger: Logger) async throws -> BenchDatabase {
+        let admin = try PostgresSettings(url: adminURL)
+        let adminClient = PostgresClient(configuration: configuration(admin), backgroundLogger: logger)
+        let adminRunner = Task { await adminClient.run() }
+        try await adminClient.query("DROP DATABASE IF EXISTS gatehouse_bench", logger: logger)
+        try await adminClient.query("CREATE DATABASE gatehouse_bench", logger: logger)
+        adminRunner.cancel()
+        var bench = admin
+        bench.database = "gatehouse_bench"
+        bench.poolSize = 16
+        let client = PostgresClient(configuration: configuration(bench), backgroundLogger: logger)
+        let runner = Task { await client.run() }
+        let bound = try await Bounds.postgresTransactionsPerSecond(client: client)
+        try await client.query("DROP TABLE bound_counters", logger: logger)
+        let url =
+            "postgres://\(bench.username)\(bench.password.map { ":" + $0 } ?? "")@\(bench.host):\(bench.port)/gatehouse_bench?sslmode=disable"
+        return BenchDatabase(name: "PostgreSQL", url: url, transactionBound: bound, client: client, runner: runner)
+    }
+
+    private static func configuration(_ settings: PostgresSettings) -> PostgresClient.Configuration {
+        var configuration = PostgresClient.Configuration(
+            host: settings.host,
+            port: settings.port,
+            username: settings.username,
+            password: settings.password,
+            database: settings.database,
+            tls: .disable
+        )
+        configuration.options.maximumConnections = max(settings.poolSize, 16)
+        return configuration
+    }
+}
+
+extension [BenchDatabase] {
+    func asyncClose() async {
+        for database in self { database.runner?.cancel() }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The table the benchmark prints: each figure beside the bound it is compared with.
+struct Report {
+    let cores: Int
+    let duration: Duration
+    private var rows: [String] = []
+    private var others: [String] = []
+
+    init(cores: Int, duration: Duration) {
+        self.cores = cores
+        self.duration = duration
+    }
+
+    mutating func add(
+        database: String,
+        workload: String,
+        concurrency: Int,
+        result: LoadResult,
+        bound: Double,
+        boundName: String
+    ) {
+        rows.append(
+            String(
+                format: "| %@ | %@ | %d | %.0f | %.2f | %.2f | %d | %.0f %@ | %.2f |",
+                database,
+                workload,
+                concurrency,
+                result.throughput,
+                result.median,
+                result.p99,
+                result.failures,
+                bound,
+                boundName,
+                result.throughput / bound
+            )
+        )
+    }
+
+    mutating func add(database: String, figure: String, value: Double, unit: String) {
+        others.append(String(format: "| %@ | %@ | %.1f %@ |", database, figure, value, unit))
+    }
+
+    var markdown: String {
+        var lines = [
+            "Server, \(cores) cores, \(Int(seconds(duration))) s per row, load generator and server on the same cores",
+            "",
+            "| Database | Figure | Concurrency | Requests/s | Median ms | p99 ms | Failed | Bound (same run) | Ratio |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        lines += rows
+        lines += ["", "| Database | Figure | Value |", "|---|---|---|"]
+        lines += others
+        return lines.joined(separator: "\n")
+    }
+}

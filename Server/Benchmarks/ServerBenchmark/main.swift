@@ -1,0 +1,94 @@
+// Server benchmarks (issue 7): the release server as a child process, a SwiftNIO load
+// generator on loopback at concurrency 1, 16 and 64, and each figure's bound measured in the
+// same run on the same cores.
+//
+//     Benchmarks/run                                   (builds release, starts PostgreSQL)
+//     gatehouse-server-benchmark [--postgres URL] [--seconds N]
+import Foundation
+import GatehouseServer
+import Logging
+import NIOHTTP1
+import PostgresNIO
+
+var arguments = CommandLine.arguments.dropFirst()
+var postgresURL = ProcessInfo.processInfo.environment["GATEHOUSE_BENCH_POSTGRES_URL"]
+var duration = Duration.seconds(3)
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--postgres": postgresURL = arguments.popFirst()
+    case "--seconds": duration = .seconds(Int(arguments.popFirst() ?? "") ?? 3)
+    default:
+        print("usage: gatehouse-server-benchmark [--postgres postgres://user@host:port/db] [--seconds N]")
+        exit(2)
+    }
+}
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-bench-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+var logger = Logger(label: "benchmark")
+logger.logLevel = .error
+
+print("Measuring bounds on \(Bounds.cores) cores…")
+let bcryptBound = Bounds.bcryptPerSecond()
+let verifyBound = try Bounds.es256VerificationsPerSecond()
+var databases: [BenchDatabase] = [
+    BenchDatabase(
+        name: "SQLite",
+        url: directory.appendingPathComponent("gatehouse.sqlite").path,
+        transactionBound: try await Bounds.sqliteTransactionsPerSecond(directory: directory)
+    )
+]
+if let postgresURL {
+    databases.append(try await BenchDatabase.postgres(adminURL: postgresURL, logger: logger))
+}
+
+var report = Report(cores: Bounds.cores, duration: duration)
+for database in databases {
+    print("\(database.name): starting the server…")
+    var environment = ["GATEHOUSE_DATABASE_URL": database.url, "GATEHOUSE_MAILER_AUTOCONFIRM": "true"]
+    if database.name == "PostgreSQL" {
+        environment["GATEHOUSE_SERVER_SECRET"] = "benchmark-secret-benchmark-secret-0001"
+    }
+    let server = try await ServerChild(environment: environment, directory: directory)
+    try await Task.sleep(for: .seconds(1))
+    report.add(
+        database: database.name,
+        figure: "start to first response",
+        value: milliseconds(server.startToFirstResponse),
+        unit: "ms"
+    )
+    report.add(database: database.name, figure: "idle memory (RSS)", value: server.residentMiB, unit: "MiB")
+    let signup = try await HTTPConnection.with(port: server.port) {
+        try await $0.send(
+            .POST,
+            "/signup",
+            json: #"{"email":"\#(Workloads.email)","password":"\#(Workloads.password)"}"#
+        )
+    }
+    guard signup.status == 200 else { fatalError("could not create the benchmark user: \(signup.body)") }
+    let plan: [(Workload, Double, String)] = [
+        (Workloads.passwordSignIn, bcryptBound, "bcrypt verifications/s"),
+        (Workloads.refresh, database.transactionBound, "durable 1-row transactions/s"),
+        (Workloads.getUser, verifyBound, "ES256 verifications/s"),
+        (Workloads.anonymousSignUp, database.transactionBound, "durable 1-row transactions/s"),
+    ]
+    for (workload, bound, boundName) in plan {
+        for concurrency in [1, 16, 64] {
+            let result = try await runLoad(workload, port: server.port, concurrency: concurrency, duration: duration)
+            report.add(
+                database: database.name,
+                workload: workload.name,
+                concurrency: concurrency,
+                result: result,
+                bound: bound,
+                boundName: boundName
+            )
+            print("  \(workload.name) ×\(concurrency): \(Int(result.throughput))/s")
+        }
+    }
+    server.stop()
+}
+await databases.asyncClose()
+print()
+print(report.markdown)

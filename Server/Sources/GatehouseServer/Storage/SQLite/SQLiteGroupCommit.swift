@@ -1,0 +1,102 @@
+import SQLiteNIO
+import Synchronization
+
+/// Group commit for the single SQLite connection. Transactions that arrive while another batch
+/// holds the connection wait, then run together: one `BEGIN IMMEDIATE`, each transaction in
+/// its own savepoint (a failing one rolls back alone), and one `COMMIT`, so one fsync of the
+/// WAL makes the whole batch durable. No caller hears back before that commit, so durability
+/// is the same as one transaction per commit; only the fsync is shared.
+final class SQLiteGroupCommit: Sendable {
+    /// One logical transaction: `run` does its work; `finish` is told how it ended.
+    struct Job: Sendable {
+        let run: @Sendable (any StorageTransaction) async throws -> Void
+        let finish: @Sendable ((any Error)?) -> Void
+    }
+
+    static let maximumBatch = 256
+
+    private let connection: SQLiteConnection
+    private let lock: AsyncLock
+    private let state = Mutex<(pending: [Job], draining: Bool)>(([], false))
+
+    init(connection: SQLiteConnection, lock: AsyncLock) {
+        self.connection = connection
+        self.lock = lock
+    }
+
+    /// Queues a job; a drain task runs while jobs are pending.
+    func submit(_ job: Job) {
+        let startDrain = state.withLock { state -> Bool in
+            state.pending.append(job)
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
+        }
+        if startDrain { Task { await self.drain() } }
+    }
+
+    private func drain() async {
+        while true {
+            let batch = state.withLock { state -> [Job] in
+                guard !state.pending.isEmpty else {
+                    state.draining = false
+                    return []
+                }
+                let batch = Array(state.pending.prefix(Self.maximumBatch))
+                state.pending.removeFirst(batch.count)
+                return batch
+            }
+            if batch.isEmpty { return }
+            let outcomes = await lock.withLock { await self.run(batch) }
+            for (job, outcome) in zip(batch, outcomes) { job.finish(outcome) }
+        }
+    }
+
+    /// Runs a batch in one SQLite transaction; returns each job's error (nil: committed).
+    private func run(_ batch: [Job]) async -> [(any Error)?] {
+        let transaction = SQLTransaction(executor: SQLiteExecutor(connection: connection))
+        do {
+            _ = try await connection.query("BEGIN IMMEDIATE")
+        } catch {
+            return batch.map { _ in error }
+        }
+        var outcomes: [(any Error)?] = []
+        if batch.count == 1 {
+            do {
+                try await batch[0].run(transaction)
+                outcomes.append(nil)
+            } catch {
+                _ = try? await connection.query("ROLLBACK")
+                return [error]
+            }
+        } else {
+            for job in batch {
+                do {
+                    _ = try await connection.query("SAVEPOINT job")
+                    try await job.run(transaction)
+                    _ = try await connection.query("RELEASE job")
+                    outcomes.append(nil)
+                } catch {
+                    _ = try? await connection.query("ROLLBACK TO job")
+                    _ = try? await connection.query("RELEASE job")
+                    outcomes.append(error)
+                }
+            }
+        }
+        do {
+            _ = try await connection.query("COMMIT")
+            return outcomes
+        } catch {
+            _ = try? await connection.query("ROLLBACK")
+            return outcomes.map { $0 ?? error }
+        }
+    }
+}
+
+/// Carries a job's result from the batch back to its caller.
+final class ResultBox<Value: Sendable>: @unchecked Sendable {
+    private let value = Mutex<Value?>(nil)
+
+    func set(_ new: Value) { value.withLock { $0 = new } }
+    func get() -> Value? { value.withLock { $0 } }
+}
