@@ -192,7 +192,8 @@ struct CLIEndToEndTests {
         impostor.standardOutput = FileHandle.nullDevice
         impostor.standardError = FileHandle.nullDevice
         try impostor.run()
-        defer { impostor.terminate() }
+        // SIGKILL: a child may inherit a signal mask in which SIGTERM is blocked.
+        defer { kill(impostor.processIdentifier, SIGKILL) }
         try await Task.sleep(for: .milliseconds(500))
 
         let token = try await Self.gatehouse(["token", "--server", url], config: config)

@@ -13,12 +13,19 @@ import PostgresNIO
 var arguments = CommandLine.arguments.dropFirst()
 var postgresURL = ProcessInfo.processInfo.environment["GATEHOUSE_BENCH_POSTGRES_URL"]
 var duration = Duration.seconds(3)
+var only: String?
+var concurrencies = [1, 16, 64]
 while let argument = arguments.popFirst() {
     switch argument {
     case "--postgres": postgresURL = arguments.popFirst()
     case "--seconds": duration = .seconds(Int(arguments.popFirst() ?? "") ?? 3)
+    case "--only": only = arguments.popFirst()
+    case "--concurrency": concurrencies = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
     default:
-        print("usage: gatehouse-server-benchmark [--postgres postgres://user@host:port/db] [--seconds N]")
+        print(
+            "usage: gatehouse-server-benchmark [--postgres postgres://user@host:port/db] [--seconds N]"
+                + " [--only FIGURE] [--concurrency 1,16,64]"
+        )
         exit(2)
     }
 }
@@ -73,8 +80,8 @@ for database in databases {
         (Workloads.getUser, verifyBound, "ES256 verifications/s"),
         (Workloads.anonymousSignUp, database.transactionBound, "durable 1-row transactions/s"),
     ]
-    for (workload, bound, boundName) in plan {
-        for concurrency in [1, 16, 64] {
+    for (workload, bound, boundName) in plan where only.map(workload.name.contains) ?? true {
+        for concurrency in concurrencies {
             let result = try await runLoad(workload, port: server.port, concurrency: concurrency, duration: duration)
             report.add(
                 database: database.name,

@@ -93,9 +93,8 @@ struct TokenController {
             case failure(APIError)
         }
         let verdict: Verdict = try await auth.storage.transaction { tx in
-            guard let session = try await tx.session(id: parsed.sessionID),
-                auth.refreshTokens.isAuthentic(parsed, for: session),
-                let user = try await tx.user(id: session.userID)
+            guard let (session, user) = try await tx.sessionWithUser(id: parsed.sessionID),
+                auth.refreshTokens.isAuthentic(parsed, for: session)
             else { return .failure(notFound) }
             if user.isBanned(at: now) {
                 try await tx.deleteSessions(userID: user.id, except: nil)

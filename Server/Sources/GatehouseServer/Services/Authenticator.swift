@@ -29,11 +29,9 @@ extension AuthContext {
             throw APIError.badJWT("missing session_id")
         }
         guard let userID = UUID(uuidString: claims.sub) else { throw APIError.badJWT("sub is not a user id") }
-        let found = try await storage.transaction { tx -> (SessionRecord?, UserRecord?) in
-            (try await tx.session(id: sessionID), try await tx.user(id: userID))
-        }
-        guard let session = found.0, session.userID == userID else { throw APIError.sessionNotFound }
-        guard let user = found.1 else { throw APIError.userNotFoundForToken }
+        // The session's row names its user (deleting a user deletes its sessions).
+        let found = try await storage.transaction { tx in try await tx.sessionWithUser(id: sessionID) }
+        guard let (session, user) = found, session.userID == userID else { throw APIError.sessionNotFound }
         if user.isBanned(at: now()) { throw APIError(.forbidden, .userBanned, "User is banned") }
         return Caller(claims: claims, session: session, user: user)
     }

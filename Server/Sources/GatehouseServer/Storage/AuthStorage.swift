@@ -31,6 +31,8 @@ public protocol StorageTransaction: Sendable {
 
     func insertSession(_ session: SessionRecord) async throws
     func session(id: UUID) async throws -> SessionRecord?
+    /// A session and its user in one read (every authenticated request and refresh needs both).
+    func sessionWithUser(id: UUID) async throws -> (SessionRecord, UserRecord)?
     /// Moves the counter from `expected` to `expected + 1` if it is still `expected`.
     /// - Returns: whether this call won the rotation.
     func rotateSession(id: UUID, expectedCounter: Int64, at now: Date) async throws -> Bool

@@ -6,6 +6,8 @@ struct PostgresExecutor: SQLExecutor {
     let connection: PostgresConnection
     let logger: Logger
 
+    var dialect: SQLDialect { .postgres }
+
     func lock(_ name: Int) async throws {
         _ = try await rows("SELECT pg_advisory_xact_lock(?) AS locked", [.integer(name)])
     }

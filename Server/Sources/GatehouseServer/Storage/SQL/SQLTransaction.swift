@@ -29,26 +29,17 @@ struct SQLTransaction: StorageTransaction {
         }
     }
 
+    /// The user columns plus its identities as JSON, so that one statement reads both.
+    private var userSelect: String {
+        "SELECT \(Self.userColumns), \(executor.dialect.identitiesJSON) AS identities_json FROM users"
+    }
+
     func user(id: UUID) async throws -> UserRecord? {
-        try await withIdentities(
-            query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [.text(id.key)]).first.map(user(from:))
-        )
+        try await query("\(userSelect) WHERE id = ?", [.text(id.key)]).first.map(user(from:))
     }
 
     func user(email: String) async throws -> UserRecord? {
-        try await withIdentities(
-            query("SELECT \(Self.userColumns) FROM users WHERE email = ?", [.text(email.lowercased())])
-                .first.map(user(from:))
-        )
-    }
-
-    private func withIdentities(_ user: UserRecord?) async throws -> UserRecord? {
-        guard var user else { return nil }
-        user.identities = try await query(
-            "SELECT \(Self.identityColumns) FROM identities WHERE user_id = ? ORDER BY created_at, id",
-            [.text(user.id.key)]
-        ).map(identity(from:))
-        return user
+        try await query("\(userSelect) WHERE email = ?", [.text(email.lowercased())]).first.map(user(from:))
     }
 
     func updateUser(_ user: UserRecord) async throws {
@@ -69,13 +60,10 @@ struct SQLTransaction: StorageTransaction {
     }
 
     func listUsers(offset: Int, limit: Int) async throws -> ([UserRecord], Int) {
-        var users: [UserRecord] = []
-        for row in try await query(
-            "SELECT \(Self.userColumns) FROM users ORDER BY created_at, id LIMIT ? OFFSET ?",
+        let users = try await query(
+            "\(userSelect) ORDER BY created_at, id LIMIT ? OFFSET ?",
             [.integer(limit), .integer(offset)]
-        ) {
-            if let user = try await withIdentities(user(from: row)) { users.append(user) }
-        }
+        ).map(user(from:))
         let total = try await query("SELECT COUNT(*) AS total FROM users").first?.column("total")?.integer ?? 0
         return (users, total)
     }
@@ -110,7 +98,8 @@ struct SQLTransaction: StorageTransaction {
             bannedUntil: row.date("banned_until"),
             role: row.column("role")?.string ?? "authenticated",
             createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
-            updatedAt: row.date("updated_at") ?? Date(timeIntervalSince1970: 0)
+            updatedAt: row.date("updated_at") ?? Date(timeIntervalSince1970: 0),
+            identities: Self.identities(fromJSON: row.column("identities_json")?.string)
         )
     }
 
@@ -131,21 +120,44 @@ struct SQLTransaction: StorageTransaction {
     }
 
     func session(id: UUID) async throws -> SessionRecord? {
+        try await query(
+            "SELECT \(Self.sessionColumns) FROM sessions s WHERE s.id = ?",
+            [.text(id.key)]
+        ).first.map(session(from:))
+    }
+
+    func sessionWithUser(id: UUID) async throws -> (SessionRecord, UserRecord)? {
+        let qualified = Self.userColumns.split(separator: ",").map {
+            "users." + $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         guard
             let row = try await query(
-                "SELECT id, user_id, salt, counter, created_at, refreshed_at, rotated_at, amr FROM sessions WHERE id = ?",
+                """
+                SELECT \(qualified.joined(separator: ", ")), \(executor.dialect.identitiesJSON) AS identities_json,
+                \(Self.sessionColumns) FROM sessions s JOIN users ON users.id = s.user_id WHERE s.id = ?
+                """,
                 [.text(id.key)]
             ).first
         else { return nil }
-        return SessionRecord(
-            id: id,
-            userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
-            salt: row.column("salt")?.string ?? "",
-            counter: Int64(row.column("counter")?.integer ?? 0),
-            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
-            refreshedAt: row.date("refreshed_at") ?? Date(timeIntervalSince1970: 0),
-            rotatedAt: row.date("rotated_at"),
-            amr: (try? JSONDecoder().decode([AMREntry].self, from: Data((row.column("amr")?.string ?? "[]").utf8)))
+        return (session(from: row), user(from: row))
+    }
+
+    /// Session columns, prefixed `s_` so that they can share a row with a user's.
+    private static let sessionColumns = """
+        s.id AS s_id, s.user_id AS s_user_id, s.salt AS s_salt, s.counter AS s_counter, s.created_at AS s_created_at,
+        s.refreshed_at AS s_refreshed_at, s.rotated_at AS s_rotated_at, s.amr AS s_amr
+        """
+
+    private func session(from row: SQLRow) -> SessionRecord {
+        SessionRecord(
+            id: UUID(uuidString: row.column("s_id")?.string ?? "") ?? UUID(),
+            userID: UUID(uuidString: row.column("s_user_id")?.string ?? "") ?? UUID(),
+            salt: row.column("s_salt")?.string ?? "",
+            counter: Int64(row.column("s_counter")?.integer ?? 0),
+            createdAt: row.date("s_created_at") ?? Date(timeIntervalSince1970: 0),
+            refreshedAt: row.date("s_refreshed_at") ?? Date(timeIntervalSince1970: 0),
+            rotatedAt: row.date("s_rotated_at"),
+            amr: (try? JSONDecoder().decode([AMREntry].self, from: Data((row.column("s_amr")?.string ?? "[]").utf8)))
                 ?? []
         )
     }
@@ -294,8 +306,32 @@ struct SQLTransaction: StorageTransaction {
         return !inserted.isEmpty
     }
 
+    /// Identities from the `identities_json` column of a user read.
+    private static func identities(fromJSON text: String?) -> [IdentityRecord] {
+        guard let text, let data = text.data(using: .utf8),
+            let objects = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { return [] }
+        return objects.map { object in
+            var values: [String: SQLValue] = [:]
+            for (name, value) in object {
+                switch value {
+                case let text as String: values[name] = .text(text)
+                case let number as NSNumber: values[name] = .float(number.doubleValue)
+                default: values[name] = .null
+                }
+            }
+            return IdentityRecord(row: SQLRow(values: values))
+        }
+    }
+
     private func identity(from row: SQLRow) -> IdentityRecord {
-        IdentityRecord(
+        IdentityRecord(row: row)
+    }
+}
+
+extension IdentityRecord {
+    fileprivate init(row: SQLRow) {
+        self.init(
             id: UUID(uuidString: row.column("id")?.string ?? "") ?? UUID(),
             userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
             provider: row.column("provider")?.string ?? "",
@@ -307,7 +343,9 @@ struct SQLTransaction: StorageTransaction {
             updatedAt: row.date("updated_at") ?? Date(timeIntervalSince1970: 0)
         )
     }
+}
 
+extension SQLTransaction {
     // MARK: - Signing keys
 
     func lockSigningKeys() async throws {

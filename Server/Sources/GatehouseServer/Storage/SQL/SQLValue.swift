@@ -48,11 +48,41 @@ struct SQLRow: Sendable {
 
 /// Runs one statement inside the current transaction. SQL uses `?` placeholders.
 protocol SQLExecutor: Sendable {
+    /// Which SQL this database speaks where the two differ (JSON aggregation).
+    var dialect: SQLDialect { get }
+
     func rows(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
 
     /// Holds a named lock until the transaction ends (PostgreSQL: an advisory lock; SQLite's
     /// transactions are exclusive already).
     func lock(_ name: Int) async throws
+}
+
+/// The two databases' SQL, where it differs.
+enum SQLDialect: Sendable {
+    case sqlite, postgres
+
+    /// A scalar subquery giving a user's identities (`users` row in scope) as JSON text.
+    var identitiesJSON: String {
+        let fields = [
+            "id", "user_id", "provider", "provider_id", "email", "identity_data", "last_sign_in_at", "created_at",
+            "updated_at",
+        ]
+        switch self {
+        case .sqlite:
+            let object = fields.map { "'\($0)', i.\($0)" }.joined(separator: ", ")
+            return """
+                (SELECT json_group_array(json_object(\(object))) FROM \
+                (SELECT * FROM identities WHERE user_id = users.id ORDER BY created_at, id) i)
+                """
+        case .postgres:
+            let object = fields.map { "'\($0)', i.\($0)" }.joined(separator: ", ")
+            return """
+                (SELECT COALESCE(json_agg(json_build_object(\(object)) ORDER BY i.created_at, i.id), '[]')::text \
+                FROM identities i WHERE i.user_id = users.id)
+                """
+        }
+    }
 }
 
 /// Database errors the storage layer tells apart.

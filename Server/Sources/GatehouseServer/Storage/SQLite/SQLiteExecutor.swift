@@ -4,6 +4,8 @@ import SQLiteNIO
 struct SQLiteExecutor: SQLExecutor {
     let connection: SQLiteConnection
 
+    var dialect: SQLDialect { .sqlite }
+
     func lock(_ name: Int) async throws {}
 
     func rows(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {

@@ -2,9 +2,9 @@ import SQLiteNIO
 import Synchronization
 
 /// Group commit for the single SQLite connection. Transactions that arrive while another batch
-/// holds the connection wait, then run together: one `BEGIN IMMEDIATE`, each transaction in
-/// its own savepoint (a failing one rolls back alone), and one `COMMIT`, so one fsync of the
-/// WAL makes the whole batch durable. No caller hears back before that commit, so durability
+/// holds the connection wait, then run together: one `BEGIN IMMEDIATE` and one `COMMIT`, so one
+/// fsync of the WAL makes the whole batch durable; a failing transaction rolls back alone (see
+/// ``run(_:)``). No caller hears back before that commit, so durability
 /// is the same as one transaction per commit; only the fsync is shared.
 final class SQLiteGroupCommit: Sendable {
     /// One logical transaction: `run` does its work; `finish` is told how it ended.
@@ -53,7 +53,18 @@ final class SQLiteGroupCommit: Sendable {
     }
 
     /// Runs a batch in one SQLite transaction; returns each job's error (nil: committed).
+    ///
+    /// Optimistic first: the jobs run back to back with no savepoints (most transactions
+    /// succeed). If one throws, the whole batch rolls back and runs again with a savepoint per
+    /// job, so the failing one is undone alone. Jobs only touch the database, and nobody hears a
+    /// result before the commit, so running a job twice is invisible.
     private func run(_ batch: [Job]) async -> [(any Error)?] {
+        if let outcomes = await attempt(batch, savepoints: false) { return outcomes }
+        return await attempt(batch, savepoints: true) ?? batch.map { _ in StorageError.noResult }
+    }
+
+    /// One attempt at a batch; `nil` when a job failed without savepoints (retry with them).
+    private func attempt(_ batch: [Job], savepoints: Bool) async -> [(any Error)?]? {
         let transaction = SQLTransaction(executor: SQLiteExecutor(connection: connection))
         do {
             _ = try await connection.query("BEGIN IMMEDIATE")
@@ -61,26 +72,25 @@ final class SQLiteGroupCommit: Sendable {
             return batch.map { _ in error }
         }
         var outcomes: [(any Error)?] = []
-        if batch.count == 1 {
+        for job in batch {
             do {
-                try await batch[0].run(transaction)
+                if savepoints { _ = try await connection.query("SAVEPOINT job") }
+                try await job.run(transaction)
+                if savepoints { _ = try await connection.query("RELEASE job") }
                 outcomes.append(nil)
             } catch {
-                _ = try? await connection.query("ROLLBACK")
-                return [error]
-            }
-        } else {
-            for job in batch {
-                do {
-                    _ = try await connection.query("SAVEPOINT job")
-                    try await job.run(transaction)
-                    _ = try await connection.query("RELEASE job")
-                    outcomes.append(nil)
-                } catch {
+                guard savepoints || batch.count == 1 else {
+                    _ = try? await connection.query("ROLLBACK")
+                    return nil
+                }
+                if savepoints {
                     _ = try? await connection.query("ROLLBACK TO job")
                     _ = try? await connection.query("RELEASE job")
-                    outcomes.append(error)
+                } else {
+                    _ = try? await connection.query("ROLLBACK")
+                    return [error]
                 }
+                outcomes.append(error)
             }
         }
         do {
