@@ -251,6 +251,25 @@ struct IDTokenTests {
                 claims: ["hd": "example.org"]
             )
             #expect(workspace.status == .ok)
+            // Google's azp, when present, must be one of ours too.
+            let presenter = try await Self.signIn(
+                client,
+                google,
+                at: now,
+                subject: "google-azp",
+                email: nil,
+                claims: ["azp": "another-app.apps.googleusercontent.com"]
+            )
+            #expect(presenter.errorCode == "id_token_invalid")
+            let ours = try await Self.signIn(
+                client,
+                google,
+                at: now,
+                subject: "google-azp",
+                email: nil,
+                claims: ["azp": Self.googleClient]
+            )
+            #expect(ours.status == .ok)
         }
     }
 
