@@ -99,14 +99,14 @@ struct SMTPTests {
                 password: "wrong",
                 sender: "auth@gatehouse.test",
                 trustRootsFile: listener.certificateFile,
-                replyTimeout: .seconds(3)
+                replyTimeout: .seconds(20)
             )
             let error = await #expect(throws: SMTPError.self) {
                 try await SMTPMailer(settings: settings, logger: Self.silent).send(
                     Mail(to: "bob@example.com", subject: "s", body: "b")
                 )
             }
-            #expect(error?.kind == .authenticationFailed)
+            #expect(error?.kind == .authenticationFailed, "\(String(describing: error))")
             #expect(error?.description.contains("wrong") == false, "no credentials in the error")
             #expect(listener.messages().isEmpty)
         }

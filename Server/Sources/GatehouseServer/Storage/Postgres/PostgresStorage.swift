@@ -71,8 +71,8 @@ public final class PostgresStorage: AuthStorage {
             {
                 applied.insert(name)
             }
-            for migration in PostgresMigrations.all where !applied.contains(migration.name) {
-                for statement in migration.statements {
+            for migration in Migrations.all where !applied.contains(migration.name) {
+                for statement in Migrations.statements(of: migration, for: .postgres) {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 let now = Date().timeIntervalSince1970

@@ -55,10 +55,10 @@ public final class SQLiteStorage: AuthStorage {
                     $0.column("name")?.string
                 }
             )
-            for migration in SQLiteMigrations.all where !applied.contains(migration.name) {
+            for migration in Migrations.all where !applied.contains(migration.name) {
                 _ = try await connection.query("BEGIN IMMEDIATE")
                 do {
-                    for statement in migration.statements {
+                    for statement in Migrations.statements(of: migration, for: .sqlite) {
                         _ = try await connection.query(statement)
                     }
                     _ = try await connection.query(

@@ -1,6 +1,9 @@
-/// The named, ordered schema migrations for PostgreSQL: the same tables and names as
-/// ``SQLiteMigrations``, in PostgreSQL's types. Append only; never edit one that has shipped.
-enum PostgresMigrations {
+import Foundation
+
+/// The named, ordered schema migrations: one list for both databases. Where their types differ
+/// the SQL says `{real}`, `{bigint}`, `{serial}` or `{unlogged}`, and ``statements(of:for:)``
+/// writes each database's word. Append only; never edit one that has shipped.
+enum Migrations {
     static let all: [(name: String, statements: [String])] = [
         (
             "0001_initial",
@@ -10,17 +13,17 @@ enum PostgresMigrations {
                     id TEXT PRIMARY KEY,
                     email TEXT UNIQUE,
                     encrypted_password TEXT,
-                    email_confirmed_at DOUBLE PRECISION,
-                    confirmation_sent_at DOUBLE PRECISION,
-                    recovery_sent_at DOUBLE PRECISION,
-                    last_sign_in_at DOUBLE PRECISION,
+                    email_confirmed_at {real},
+                    confirmation_sent_at {real},
+                    recovery_sent_at {real},
+                    last_sign_in_at {real},
                     raw_app_meta_data TEXT NOT NULL DEFAULT '{}',
                     raw_user_meta_data TEXT NOT NULL DEFAULT '{}',
                     is_anonymous INTEGER NOT NULL DEFAULT 0,
-                    banned_until DOUBLE PRECISION,
+                    banned_until {real},
                     role TEXT NOT NULL DEFAULT 'authenticated',
-                    created_at DOUBLE PRECISION NOT NULL,
-                    updated_at DOUBLE PRECISION NOT NULL
+                    created_at {real} NOT NULL,
+                    updated_at {real} NOT NULL
                 )
                 """,
                 """
@@ -28,10 +31,10 @@ enum PostgresMigrations {
                     id TEXT PRIMARY KEY,
                     user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
                     salt TEXT NOT NULL,
-                    counter BIGINT NOT NULL,
-                    created_at DOUBLE PRECISION NOT NULL,
-                    refreshed_at DOUBLE PRECISION NOT NULL,
-                    rotated_at DOUBLE PRECISION,
+                    counter {bigint} NOT NULL,
+                    created_at {real} NOT NULL,
+                    refreshed_at {real} NOT NULL,
+                    rotated_at {real},
                     amr TEXT NOT NULL DEFAULT '[]'
                 )
                 """,
@@ -43,9 +46,9 @@ enum PostgresMigrations {
                     code_hash TEXT NOT NULL,
                     link_hash TEXT NOT NULL UNIQUE,
                     email TEXT NOT NULL,
-                    expires_at DOUBLE PRECISION NOT NULL,
+                    expires_at {real} NOT NULL,
                     attempts INTEGER NOT NULL DEFAULT 0,
-                    created_at DOUBLE PRECISION NOT NULL,
+                    created_at {real} NOT NULL,
                     PRIMARY KEY (user_id, purpose)
                 )
                 """,
@@ -54,13 +57,13 @@ enum PostgresMigrations {
                     kid TEXT PRIMARY KEY,
                     algorithm TEXT NOT NULL,
                     private_pem TEXT NOT NULL,
-                    created_at DOUBLE PRECISION NOT NULL
+                    created_at {real} NOT NULL
                 )
                 """,
                 """
                 CREATE TABLE audit_log (
-                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-                    at DOUBLE PRECISION NOT NULL,
+                    id {serial},
+                    at {real} NOT NULL,
                     action TEXT NOT NULL,
                     actor_id TEXT,
                     ip TEXT,
@@ -80,9 +83,9 @@ enum PostgresMigrations {
                     provider_id TEXT NOT NULL,
                     email TEXT,
                     identity_data TEXT NOT NULL DEFAULT '{}',
-                    last_sign_in_at DOUBLE PRECISION,
-                    created_at DOUBLE PRECISION NOT NULL,
-                    updated_at DOUBLE PRECISION NOT NULL,
+                    last_sign_in_at {real},
+                    created_at {real} NOT NULL,
+                    updated_at {real} NOT NULL,
                     UNIQUE (provider, provider_id)
                 )
                 """,
@@ -91,7 +94,7 @@ enum PostgresMigrations {
                 CREATE TABLE used_nonces (
                     provider TEXT NOT NULL,
                     nonce_hash TEXT NOT NULL,
-                    expires_at DOUBLE PRECISION NOT NULL,
+                    expires_at {real} NOT NULL,
                     PRIMARY KEY (provider, nonce_hash)
                 )
                 """,
@@ -100,15 +103,36 @@ enum PostgresMigrations {
         (
             "0003_rate_limits",
             [
-                // Shared by every instance; UNLOGGED: a counter lost in a crash costs nothing.
+                // Shared by every PostgreSQL instance (SQLite counts in memory; the table stays empty).
+                // UNLOGGED on PostgreSQL: a counter lost in a crash costs nothing.
                 """
-                CREATE UNLOGGED TABLE rate_limits (
+                CREATE {unlogged}TABLE rate_limits (
                     id TEXT PRIMARY KEY,
-                    window_start DOUBLE PRECISION NOT NULL,
+                    window_start {real} NOT NULL,
                     count INTEGER NOT NULL
                 )
                 """
             ]
         ),
     ]
+
+    /// A migration's statements in `dialect`'s SQL.
+    static func statements(of migration: (name: String, statements: [String]), for dialect: SQLDialect) -> [String] {
+        let words: [String: String]
+        switch dialect {
+        case .sqlite:
+            words = [
+                "{real}": "REAL", "{bigint}": "INTEGER", "{serial}": "INTEGER PRIMARY KEY AUTOINCREMENT",
+                "{unlogged}": "",
+            ]
+        case .postgres:
+            words = [
+                "{real}": "DOUBLE PRECISION", "{bigint}": "BIGINT",
+                "{serial}": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "{unlogged}": "UNLOGGED ",
+            ]
+        }
+        return migration.statements.map { statement in
+            words.reduce(statement) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+        }
+    }
 }
