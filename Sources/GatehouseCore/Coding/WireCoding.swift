@@ -35,17 +35,18 @@ public enum WireCoding {
 
     /// Formats a date as ISO-8601 UTC with milliseconds, for example `2026-11-22T10:00:00.123Z`.
     public static func formatTimestamp(_ date: Date) -> String {
-        date.formatted(
-            Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!)
-        )
+        date.formatted(withMilliseconds)
     }
 
     /// Parses an ISO-8601 timestamp with or without fractional seconds; `nil` when it is not one.
     public static func parseTimestamp(_ text: String) -> Date? {
-        let utc = TimeZone(identifier: "UTC")!
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: utc).parse(text) {
-            return date
-        }
-        return try? Date.ISO8601FormatStyle(timeZone: utc).parse(text)
+        if let date = try? withMilliseconds.parse(text) { return date }
+        return try? wholeSeconds.parse(text)
     }
+
+    private static let withMilliseconds = Date.ISO8601FormatStyle(
+        includingFractionalSeconds: true,
+        timeZone: TimeZone(identifier: "UTC")!
+    )
+    private static let wholeSeconds = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!)
 }

@@ -45,7 +45,7 @@ struct AdminController {
 
     private func user(_ context: AppRequestContext) async throws -> UserRecord {
         guard let text = context.parameters.get("id"), let id = UUID(uuidString: text),
-            let user = try await auth.storage.transaction({ try await $0.user(id: id) })
+            let user = try await auth.storage.read({ try await $0.user(id: id) })
         else { throw APIError(.notFound, .userNotFound, "User not found") }
         return user
     }

@@ -203,7 +203,7 @@ struct CodeController {
         let maximumAttempts = auth.configuration.maximumCodeAttempts
 
         enum Verdict: Sendable {
-            case session(WireSession)
+            case session(SessionGrant)
             case failure(APIError)
         }
         let verdict: Verdict = try await auth.storage.transaction { tx in
@@ -266,7 +266,7 @@ struct CodeController {
             return .session(try await auth.issueSession(for: user, method: method, in: tx, at: now))
         }
         switch verdict {
-        case .session(let session): return session
+        case .session(let grant): return try await auth.wireSession(grant, now: now)
         case .failure(let error): throw error
         }
     }

@@ -35,7 +35,7 @@ struct SignUpController {
         let ip = context.clientKey
 
         enum Outcome {
-            case session(WireSession)
+            case session(SessionGrant)
             case user(WireUser)
             case mailThenUser(WireUser, Mail)
         }
@@ -80,8 +80,8 @@ struct SignUpController {
             return .mailThenUser(user.wire, mail)
         }
         switch outcome {
-        case .session(let session):
-            return try JSONBody.response(session, request: request)
+        case .session(let grant):
+            return try JSONBody.response(try await auth.wireSession(grant, now: now), request: request)
         case .user(let user):
             return try JSONBody.response(user, request: request)
         case .mailThenUser(let user, let mail):
@@ -109,7 +109,7 @@ struct SignUpController {
             now: now
         )
         let ip = context.clientKey
-        let session = try await auth.storage.transaction { tx in
+        let grant = try await auth.storage.transaction { tx in
             let user = UserRecord(
                 userMetadata: body.data ?? [:],
                 isAnonymous: true,
@@ -121,7 +121,7 @@ struct SignUpController {
             try await auth.audit("anonymous_signin", actor: user.id, ip: ip, in: tx)
             return try await auth.issueSession(for: user, method: "anonymous", in: tx, at: now)
         }
-        return try JSONBody.response(session, request: request)
+        return try JSONBody.response(try await auth.wireSession(grant, now: now), request: request)
     }
 
     /// A user-shaped answer for an address that is already registered: a random id, no identities.

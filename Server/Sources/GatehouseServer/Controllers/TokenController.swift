@@ -56,7 +56,7 @@ struct TokenController {
         ) {
             throw APIError.rateLimited(retryAfter: retry)
         }
-        let user = try await auth.storage.transaction { try await $0.user(email: email) }
+        let user = try await auth.storage.read { try await $0.user(email: email) }
         // Always one bcrypt verification, against a dummy hash for unknown users.
         let matches = try await auth.passwords.verify(
             body.password,
@@ -76,11 +76,12 @@ struct TokenController {
         user.lastSignInAt = now
         user.updatedAt = now
         let signedIn = user
-        return try await auth.storage.transaction { tx in
+        let grant = try await auth.storage.transaction { tx in
             try await tx.updateUser(signedIn)
             try await auth.audit("login", actor: signedIn.id, ip: ip, in: tx)
             return try await auth.issueSession(for: signedIn, method: "password", in: tx, at: now)
         }
+        return try await auth.wireSession(grant, now: now)
     }
 
     func refresh(_ token: String, ip: String, now: Date) async throws -> WireSession {
@@ -89,7 +90,7 @@ struct TokenController {
         let configuration = auth.configuration
 
         enum Verdict: Sendable {
-            case session(WireSession)
+            case session(SessionGrant)
             case failure(APIError)
         }
         let verdict: Verdict = try await auth.storage.transaction { tx in
@@ -112,24 +113,18 @@ struct TokenController {
                     // committed, so a fresh read sees the child. Answer as for a concurrent refresh.
                     guard let current = try await tx.session(id: session.id), current.counter == parsed.counter + 1
                     else { return .failure(notFound) }
-                    return .session(
-                        try await auth.wireSession(user: user, session: current, counter: current.counter, now: now)
-                    )
+                    return .session(SessionGrant(user: user, session: current, counter: current.counter))
                 }
                 var rotated = session
                 rotated.counter += 1
                 try await auth.audit("token_refreshed", actor: user.id, ip: ip, in: tx)
-                return .session(
-                    try await auth.wireSession(user: user, session: rotated, counter: rotated.counter, now: now)
-                )
+                return .session(SessionGrant(user: user, session: rotated, counter: rotated.counter))
             }
             let withinReuse =
                 session.rotatedAt.map { now.timeIntervalSince($0) <= configuration.refreshReuseInterval } ?? false
             if parsed.counter == session.counter - 1 || (parsed.counter < session.counter && withinReuse) {
                 // A lost response or a concurrent refresh: answer with the current token, mint nothing.
-                return .session(
-                    try await auth.wireSession(user: user, session: session, counter: session.counter, now: now)
-                )
+                return .session(SessionGrant(user: user, session: session, counter: session.counter))
             }
             if parsed.counter < session.counter {
                 try await tx.deleteSession(id: session.id)
@@ -141,7 +136,7 @@ struct TokenController {
             return .failure(notFound)
         }
         switch verdict {
-        case .session(let session): return session
+        case .session(let grant): return try await auth.wireSession(grant, now: now)
         case .failure(let error): throw error
         }
     }

@@ -6,6 +6,10 @@ import NIOCore
 
 /// Reading JSON requests and writing JSON responses with the wire coders.
 enum JSONBody {
+    /// The wire coders, configured once and shared (they are thread-safe).
+    private static let decoder = WireCoding.makeDecoder()
+    private static let encoder = WireCoding.makeEncoder()
+
     /// Decodes the body; malformed JSON is 400 `bad_json`, wrong shapes 400 `validation_failed`,
     /// more than 1 MiB 413 `request_entity_too_large`.
     static func decode<Value: Decodable>(
@@ -25,7 +29,7 @@ enum JSONBody {
         let data = Data(buffer.readableBytesView)
         let bytes = data.isEmpty ? Data("{}".utf8) : data
         do {
-            return try WireCoding.makeDecoder().decode(Value.self, from: bytes)
+            return try decoder.decode(Value.self, from: bytes)
         } catch let error as DecodingError {
             switch error {
             case .dataCorrupted(let context) where context.codingPath.isEmpty:
@@ -51,7 +55,7 @@ enum JSONBody {
     ) throws
         -> Response
     {
-        let data = try WireCoding.makeEncoder().encode(value)
+        let data = try encoder.encode(value)
         var headers = HTTPFields()
         headers[.contentType] = "application/json;charset=utf-8"
         if let request, APIVersion.wantsDatedErrors(request) {

@@ -35,7 +35,7 @@ struct IDTokenSignIn {
         if body.linkIdentity == true, caller == nil { throw APIError.noAuthorization }
         let token = try await verifier.verify(body.idToken, rawNonce: body.nonce, now: now)
         let linking = body.linkIdentity == true ? caller : nil
-        return try await auth.storage.transaction { tx in
+        let grant = try await auth.storage.transaction { tx in
             guard
                 try await tx.consumeNonce(
                     provider: provider.rawValue,
@@ -55,6 +55,7 @@ struct IDTokenSignIn {
             try await auth.audit("login", actor: user.id, ip: ip, detail: provider.rawValue, in: tx)
             return try await auth.issueSession(for: user, method: "oauth", in: tx, at: now)
         }
+        return try await auth.wireSession(grant, now: now)
     }
 
     private func resolveUser(

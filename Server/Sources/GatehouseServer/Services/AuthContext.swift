@@ -19,14 +19,15 @@ public struct AuthContext: Sendable {
     let now: @Sendable () -> Date
     let logger: Logger
 
-    /// A new session for `user`, signed in by `method`, with its tokens.
+    /// Stores a new session for `user`, signed in by `method`; ``wireSession(_:now:)`` signs its
+    /// tokens once the transaction has committed.
     func issueSession(
         for user: UserRecord,
         method: String,
         in tx: any StorageTransaction,
         at now: Date
     )
-        async throws -> WireSession
+        async throws -> SessionGrant
     {
         let session = SessionRecord(
             userID: user.id,
@@ -36,18 +37,18 @@ public struct AuthContext: Sendable {
             amr: [AMREntry(method: method, timestamp: Int(now.timeIntervalSince1970))]
         )
         try await tx.insertSession(session)
-        return try await wireSession(user: user, session: session, counter: 0, now: now)
+        return SessionGrant(user: user, session: session, counter: 0)
     }
 
-    /// The response body for `session` at `counter`.
-    func wireSession(user: UserRecord, session: SessionRecord, counter: Int64, now: Date) async throws -> WireSession {
-        let access = try await tokens.accessToken(for: user, session: session, now: now)
+    /// The response body for a committed grant: a signed access token and the refresh token.
+    func wireSession(_ grant: SessionGrant, now: Date) async throws -> WireSession {
+        let access = try await tokens.accessToken(for: grant.user, session: grant.session, now: now)
         return WireSession(
             accessToken: access,
             expiresIn: tokens.lifetime,
             expiresAt: Int(now.timeIntervalSince1970) + tokens.lifetime,
-            refreshToken: refreshTokens.token(for: session, counter: counter),
-            user: user.wire
+            refreshToken: refreshTokens.token(for: grant.session, counter: grant.counter),
+            user: grant.user.wire
         )
     }
 

@@ -5,7 +5,7 @@ import Hummingbird
 
 /// Who is calling: the verified claims, their live session and user.
 struct Caller: Sendable {
-    var claims: AccessClaims
+    var claims: VerifiedAccess
     var session: SessionRecord
     var user: UserRecord
 }
@@ -30,18 +30,18 @@ extension AuthContext {
         }
         guard let userID = UUID(uuidString: claims.sub) else { throw APIError.badJWT("sub is not a user id") }
         // The session's row names its user (deleting a user deletes its sessions).
-        let found = try await storage.transaction { tx in try await tx.sessionWithUser(id: sessionID) }
+        let found = try await storage.read { try await $0.sessionWithUser(id: sessionID) }
         guard let (session, user) = found, session.userID == userID else { throw APIError.sessionNotFound }
         if user.isBanned(at: now()) { throw APIError(.forbidden, .userBanned, "User is banned") }
         return Caller(claims: claims, session: session, user: user)
     }
 
     /// Verifies an admin (`service_role` or `supabase_admin`) bearer token.
-    func requireAdmin(_ request: Request) async throws -> AccessClaims {
+    func requireAdmin(_ request: Request) async throws -> VerifiedAccess {
         let claims = try await tokens.verify(try bearer(request), now: now())
         guard ["service_role", "supabase_admin"].contains(claims.role) else { throw APIError.notAdmin }
         if let sessionKey = claims.sessionID, let id = UUID(uuidString: sessionKey) {
-            guard try await storage.transaction({ try await $0.session(id: id) }) != nil else {
+            guard try await storage.read({ try await $0.session(id: id) }) != nil else {
                 throw APIError(.forbidden, .sessionExpired, "Session has expired")
             }
         }

@@ -14,6 +14,14 @@ public protocol AuthStorage: Sendable {
     )
         async throws -> Result
 
+    /// Runs `body` outside any write transaction, for reads only: each statement sees the latest
+    /// committed data and waits for no writer (SQLite: a query-only WAL reader connection).
+    /// Use ``transaction(_:)`` when several reads must agree or anything is written.
+    func read<Result: Sendable>(
+        _ body: @escaping @Sendable (any StorageTransaction) async throws -> Result
+    )
+        async throws -> Result
+
     /// Closes the database.
     func close() async throws
 }

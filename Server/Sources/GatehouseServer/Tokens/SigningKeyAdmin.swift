@@ -7,7 +7,7 @@ import JWTKit
 public enum SigningKeyAdmin {
     /// The stored keys, oldest first; the newest signs.
     public static func list(storage: any AuthStorage) async throws -> [SigningKeyRecord] {
-        try await storage.transaction { try await $0.signingKeys() }
+        try await storage.read { try await $0.signingKeys() }
     }
 
     /// Adds a new ES256 key, which signs from the next start on. - Returns: its `kid`.

@@ -112,13 +112,13 @@ struct TokenService: Sendable {
     }
 
     /// Verifies signature and claims; any failure is 403 `bad_jwt`.
-    func verify(_ token: String, now: Date) async throws -> AccessClaims {
-        guard token.utf8.count < 16_384, token.split(separator: ".", omittingEmptySubsequences: false).count == 3 else {
+    func verify(_ token: String, now: Date) async throws -> VerifiedAccess {
+        guard token.utf8.count < 16_384, token.utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count == 2 else {
             throw APIError.badJWT("token is malformed")
         }
-        let claims: AccessClaims
+        let claims: VerifiedAccess
         do {
-            claims = try await keys.verify(token, as: AccessClaims.self)
+            claims = try await keys.verify(token, as: VerifiedAccess.self)
         } catch {
             throw APIError.badJWT("signature is invalid")
         }

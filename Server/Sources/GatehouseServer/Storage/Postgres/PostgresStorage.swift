@@ -84,6 +84,17 @@ public final class PostgresStorage: AuthStorage {
         }
     }
 
+    public func read<Result: Sendable>(
+        _ body: @escaping @Sendable (any StorageTransaction) async throws -> Result
+    )
+        async throws -> Result
+    {
+        let logger = logger
+        return try await client.withConnection { connection in
+            try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
+        }
+    }
+
     public func transaction<Result: Sendable>(
         _ body: @escaping @Sendable (any StorageTransaction) async throws -> Result
     )

@@ -31,7 +31,17 @@ struct SQLTransaction: StorageTransaction {
 
     /// The user columns plus its identities as JSON, so that one statement reads both.
     private var userSelect: String {
-        "SELECT \(Self.userColumns), \(executor.dialect.identitiesJSON) AS identities_json FROM users"
+        switch executor.dialect {
+        case .sqlite: Self.sqliteUserSelect
+        case .postgres: Self.postgresUserSelect
+        }
+    }
+
+    private static let sqliteUserSelect = userSelect(.sqlite)
+    private static let postgresUserSelect = userSelect(.postgres)
+
+    private static func userSelect(_ dialect: SQLDialect) -> String {
+        "SELECT \(userColumns), \(dialect.identitiesJSON) AS identities_json FROM users"
     }
 
     func user(id: UUID) async throws -> UserRecord? {
@@ -127,19 +137,26 @@ struct SQLTransaction: StorageTransaction {
     }
 
     func sessionWithUser(id: UUID) async throws -> (SessionRecord, UserRecord)? {
-        let qualified = Self.userColumns.split(separator: ",").map {
+        let sql =
+            switch executor.dialect {
+            case .sqlite: Self.sqliteSessionWithUser
+            case .postgres: Self.postgresSessionWithUser
+            }
+        guard let row = try await query(sql, [.text(id.key)]).first else { return nil }
+        return (session(from: row), user(from: row))
+    }
+
+    private static let sqliteSessionWithUser = sessionWithUserSelect(.sqlite)
+    private static let postgresSessionWithUser = sessionWithUserSelect(.postgres)
+
+    private static func sessionWithUserSelect(_ dialect: SQLDialect) -> String {
+        let qualified = userColumns.split(separator: ",").map {
             "users." + $0.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        guard
-            let row = try await query(
-                """
-                SELECT \(qualified.joined(separator: ", ")), \(executor.dialect.identitiesJSON) AS identities_json,
-                \(Self.sessionColumns) FROM sessions s JOIN users ON users.id = s.user_id WHERE s.id = ?
-                """,
-                [.text(id.key)]
-            ).first
-        else { return nil }
-        return (session(from: row), user(from: row))
+        return """
+            SELECT \(qualified.joined(separator: ", ")), \(dialect.identitiesJSON) AS identities_json,
+            \(sessionColumns) FROM sessions s JOIN users ON users.id = s.user_id WHERE s.id = ?
+            """
     }
 
     /// Session columns, prefixed `s_` so that they can share a row with a user's.
@@ -157,7 +174,7 @@ struct SQLTransaction: StorageTransaction {
             createdAt: row.date("s_created_at") ?? Date(timeIntervalSince1970: 0),
             refreshedAt: row.date("s_refreshed_at") ?? Date(timeIntervalSince1970: 0),
             rotatedAt: row.date("s_rotated_at"),
-            amr: (try? JSONDecoder().decode([AMREntry].self, from: Data((row.column("s_amr")?.string ?? "[]").utf8)))
+            amr: (try? JSONText.decoder.decode([AMREntry].self, from: Data((row.column("s_amr")?.string ?? "[]").utf8)))
                 ?? []
         )
     }

@@ -64,25 +64,26 @@ enum SQLDialect: Sendable {
 
     /// A scalar subquery giving a user's identities (`users` row in scope) as JSON text.
     var identitiesJSON: String {
-        let fields = [
-            "id", "user_id", "provider", "provider_id", "email", "identity_data", "last_sign_in_at", "created_at",
-            "updated_at",
-        ]
         switch self {
-        case .sqlite:
-            let object = fields.map { "'\($0)', i.\($0)" }.joined(separator: ", ")
-            return """
-                (SELECT json_group_array(json_object(\(object))) FROM \
-                (SELECT * FROM identities WHERE user_id = users.id ORDER BY created_at, id) i)
-                """
-        case .postgres:
-            let object = fields.map { "'\($0)', i.\($0)" }.joined(separator: ", ")
-            return """
-                (SELECT COALESCE(json_agg(json_build_object(\(object)) ORDER BY i.created_at, i.id), '[]')::text \
-                FROM identities i WHERE i.user_id = users.id)
-                """
+        case .sqlite: Self.sqliteIdentitiesJSON
+        case .postgres: Self.postgresIdentitiesJSON
         }
     }
+
+    private static let identityFields = [
+        "id", "user_id", "provider", "provider_id", "email", "identity_data", "last_sign_in_at", "created_at",
+        "updated_at",
+    ]
+
+    private static let sqliteIdentitiesJSON = """
+        (SELECT json_group_array(json_object(\(identityFields.map { "'\($0)', i.\($0)" }.joined(separator: ", ")))) \
+        FROM (SELECT * FROM identities WHERE user_id = users.id ORDER BY created_at, id) i)
+        """
+
+    private static let postgresIdentitiesJSON = """
+        (SELECT COALESCE(json_agg(json_build_object(\(identityFields.map { "'\($0)', i.\($0)" }.joined(separator: ", ")))
+        ORDER BY i.created_at, i.id), '[]')::text FROM identities i WHERE i.user_id = users.id)
+        """
 }
 
 /// Database errors the storage layer tells apart.

@@ -1,4 +1,3 @@
-import SQLiteNIO
 import Synchronization
 
 /// Group commit for the single SQLite connection. Transactions that arrive while another batch
@@ -15,11 +14,11 @@ final class SQLiteGroupCommit: Sendable {
 
     static let maximumBatch = 256
 
-    private let connection: SQLiteConnection
+    private let connection: SQLiteHandle
     private let lock: AsyncLock
     private let state = Mutex<(pending: [Job], draining: Bool)>(([], false))
 
-    init(connection: SQLiteConnection, lock: AsyncLock) {
+    init(connection: SQLiteHandle, lock: AsyncLock) {
         self.connection = connection
         self.lock = lock
     }
@@ -65,39 +64,39 @@ final class SQLiteGroupCommit: Sendable {
 
     /// One attempt at a batch; `nil` when a job failed without savepoints (retry with them).
     private func attempt(_ batch: [Job], savepoints: Bool) async -> [(any Error)?]? {
-        let transaction = SQLTransaction(executor: SQLiteExecutor(connection: connection))
+        let transaction = SQLTransaction(executor: SQLiteExecutor(handle: connection))
         do {
-            _ = try await connection.query("BEGIN IMMEDIATE")
+            try connection.execute("BEGIN IMMEDIATE")
         } catch {
             return batch.map { _ in error }
         }
         var outcomes: [(any Error)?] = []
         for job in batch {
             do {
-                if savepoints { _ = try await connection.query("SAVEPOINT job") }
+                if savepoints { try connection.execute("SAVEPOINT job") }
                 try await job.run(transaction)
-                if savepoints { _ = try await connection.query("RELEASE job") }
+                if savepoints { try connection.execute("RELEASE job") }
                 outcomes.append(nil)
             } catch {
                 guard savepoints || batch.count == 1 else {
-                    _ = try? await connection.query("ROLLBACK")
+                    try? connection.execute("ROLLBACK")
                     return nil
                 }
                 if savepoints {
-                    _ = try? await connection.query("ROLLBACK TO job")
-                    _ = try? await connection.query("RELEASE job")
+                    try? connection.execute("ROLLBACK TO job")
+                    try? connection.execute("RELEASE job")
                 } else {
-                    _ = try? await connection.query("ROLLBACK")
+                    try? connection.execute("ROLLBACK")
                     return [error]
                 }
                 outcomes.append(error)
             }
         }
         do {
-            _ = try await connection.query("COMMIT")
+            try connection.execute("COMMIT")
             return outcomes
         } catch {
-            _ = try? await connection.query("ROLLBACK")
+            try? connection.execute("ROLLBACK")
             return outcomes.map { $0 ?? error }
         }
     }

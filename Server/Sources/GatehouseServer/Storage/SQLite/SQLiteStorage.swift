@@ -1,38 +1,56 @@
 import Foundation
 public import Logging
-import SQLiteNIO
+import NIOCore
 
 /// ``AuthStorage`` on one SQLite connection, in WAL mode with `synchronous=FULL` so that a
 /// committed logout or rotation survives a power loss.
 ///
 /// All access goes through one FIFO lock, so a transaction's statements never interleave with
 /// another request's; SQLite serialises writers anyway. Transactions that queue up meanwhile
-/// share one commit (``SQLiteGroupCommit``): one fsync for many.
+/// share one commit (``SQLiteGroupCommit``): one fsync for many. Reads that need no
+/// transaction (the session check of every authenticated request) go to query-only reader
+/// connections instead (``SQLiteReaderPool``), so they never queue behind a write batch.
 public final class SQLiteStorage: AuthStorage {
-    let connection: SQLiteConnection
+    private let connection: SQLiteHandle
     private let lock: AsyncLock
     private let groupCommit: SQLiteGroupCommit
+    /// `nil` for an in-memory database, which other connections cannot see.
+    private let readers: SQLiteReaderPool?
 
     /// Opens (creating if needed) the database and sets its pragmas.
     public static func open(_ database: ServerConfiguration.Database, logger: Logger) async throws -> SQLiteStorage {
-        let storage: SQLiteConnection.Storage
+        let path: String
         switch database {
-        case .sqliteMemory: storage = .memory
-        case .sqliteFile(let path): storage = .file(path: path)
+        case .sqliteMemory: path = ":memory:"
+        case .sqliteFile(let file): path = file
         case .postgres:
             throw ConfigurationError(variable: "GATEHOUSE_DATABASE_URL", problem: "is not a SQLite database")
         }
-        let connection = try await SQLiteConnection.open(storage: storage, logger: logger)
-        let store = SQLiteStorage(connection: connection)
-        try await store.execute("PRAGMA journal_mode=WAL")
-        try await store.execute("PRAGMA synchronous=FULL")
-        try await store.execute("PRAGMA foreign_keys=ON")
-        try await store.execute("PRAGMA busy_timeout=5000")
-        return store
+        let connection = try SQLiteHandle(path: path)
+        do {
+            for pragma in [
+                "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
+                "PRAGMA busy_timeout=5000",
+            ] {
+                try connection.execute(pragma)
+            }
+            var readers: SQLiteReaderPool?
+            if case .sqliteFile = database {
+                readers = try SQLiteReaderPool.open(path: path, count: readerCount)
+            }
+            return SQLiteStorage(connection: connection, readers: readers)
+        } catch {
+            connection.close()
+            throw error
+        }
     }
 
-    private init(connection: SQLiteConnection) {
+    /// Reader connections: one per core, at least two.
+    static let readerCount = max(2, System.coreCount)
+
+    private init(connection: SQLiteHandle, readers: SQLiteReaderPool?) {
         self.connection = connection
+        self.readers = readers
         let lock = AsyncLock()
         self.lock = lock
         groupCommit = SQLiteGroupCommit(connection: connection, lock: lock)
@@ -41,33 +59,33 @@ public final class SQLiteStorage: AuthStorage {
     /// Reads a pragma's value (tests assert WAL and FULL).
     public func pragma(_ name: String) async throws -> String? {
         try await lock.withLock {
-            try await connection.query("PRAGMA \(name)").first?.columns.first?.data.string
+            try connection.rows("PRAGMA \(name)").first?.values.values.first?.string
         }
     }
 
     public func migrate() async throws {
         try await lock.withLock {
-            _ = try await connection.query(
+            try connection.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
             )
             let applied = Set(
-                try await connection.query("SELECT name FROM schema_migrations").compactMap {
+                try connection.rows("SELECT name FROM schema_migrations").compactMap {
                     $0.column("name")?.string
                 }
             )
             for migration in Migrations.all where !applied.contains(migration.name) {
-                _ = try await connection.query("BEGIN IMMEDIATE")
+                try connection.execute("BEGIN IMMEDIATE")
                 do {
                     for statement in Migrations.statements(of: migration, for: .sqlite) {
-                        _ = try await connection.query(statement)
+                        try connection.execute(statement)
                     }
-                    _ = try await connection.query(
+                    _ = try connection.rows(
                         "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
                         [.text(migration.name), .float(Date().timeIntervalSince1970)]
                     )
-                    _ = try await connection.query("COMMIT")
+                    try connection.execute("COMMIT")
                 } catch {
-                    _ = try? await connection.query("ROLLBACK")
+                    try? connection.execute("ROLLBACK")
                     throw error
                 }
             }
@@ -94,11 +112,19 @@ public final class SQLiteStorage: AuthStorage {
         return result
     }
 
-    public func close() async throws {
-        try await lock.withLock { try await connection.close() }
+    public func read<Result: Sendable>(
+        _ body: @escaping @Sendable (any StorageTransaction) async throws -> Result
+    )
+        async throws -> Result
+    {
+        guard let readers else { return try await transaction(body) }
+        return try await readers.withConnection { connection in
+            try await body(SQLTransaction(executor: SQLiteExecutor(handle: connection)))
+        }
     }
 
-    private func execute(_ sql: String) async throws {
-        _ = try await lock.withLock { try await connection.query(sql) }
+    public func close() async throws {
+        readers?.close()
+        await lock.withLock { connection.close() }
     }
 }

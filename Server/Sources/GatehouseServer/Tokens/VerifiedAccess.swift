@@ -1,0 +1,33 @@
+import JWTKit
+
+/// The claims of an access token that a request's check reads: who, which session, which role,
+/// and the validity window. Decoding only these (not the metadata an access token also carries)
+/// keeps the per-request check close to the cost of its signature verification.
+struct VerifiedAccess: JWTPayload, Equatable {
+    var aud: String
+    var exp: Int
+    var nbf: Int?
+    var iss: String
+    var sub: String
+    var role: String
+    var sessionID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case aud, exp, nbf, iss, sub, role
+        case sessionID = "session_id"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        aud = try c.decode(String.self, forKey: .aud)
+        exp = try c.decode(Int.self, forKey: .exp)
+        nbf = try c.decodeIfPresent(Int.self, forKey: .nbf)
+        iss = try c.decodeIfPresent(String.self, forKey: .iss) ?? ""
+        sub = try c.decode(String.self, forKey: .sub)
+        role = try c.decode(String.self, forKey: .role)
+        sessionID = try c.decodeIfPresent(String.self, forKey: .sessionID)
+    }
+
+    /// Signature checks happen in jwt-kit; claim checks (with leeway and our clock) in ``TokenService``.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
