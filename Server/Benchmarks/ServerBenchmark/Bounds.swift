@@ -4,7 +4,7 @@ import HummingbirdBcrypt
 import Logging
 import NIOPosix
 import PostgresNIO
-import SQLiteNIO
+import VaporCSQLite
 
 /// The primitives that bound the server, measured on this machine in the same run.
 enum Bounds {
@@ -29,23 +29,38 @@ enum Bounds {
     }
 
     /// Durable single-row transactions per second on SQLite with the server's pragmas (WAL,
-    /// `synchronous=FULL`), on one connection as the server uses it.
-    static func sqliteTransactionsPerSecond(directory: URL, duration: Duration = .seconds(3)) async throws -> Double {
+    /// `synchronous=FULL`), on one connection as the server writes: `BEGIN IMMEDIATE`, one
+    /// prepared `UPDATE`, `COMMIT`, through SQLite's C API on one thread (no driver in between).
+    static func sqliteTransactionsPerSecond(directory: URL, duration: Duration = .seconds(3)) throws -> Double {
         let path = directory.appendingPathComponent("bound.sqlite").path
-        let connection = try await SQLiteConnection.open(storage: .file(path: path))
-        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL"] { _ = try await connection.query(pragma) }
-        _ = try await connection.query("CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)")
-        _ = try await connection.query("INSERT INTO counters (id, n) VALUES (1, 0)")
+        var database: OpaquePointer?
+        guard sqlite_nio_sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK
+        else { throw LoadError.unexpected("cannot open \(path)") }
+        defer { sqlite_nio_sqlite3_close(database) }
+        func execute(_ sql: String) throws {
+            guard sqlite_nio_sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK else {
+                throw LoadError.unexpected("\(sql): \(String(cString: sqlite_nio_sqlite3_errmsg(database)))")
+            }
+        }
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA synchronous=FULL")
+        try execute("CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)")
+        try execute("INSERT INTO counters (id, n) VALUES (1, 0)")
+        var update: OpaquePointer?
+        guard sqlite_nio_sqlite3_prepare_v2(database, "UPDATE counters SET n = n + 1 WHERE id = 1", -1, &update, nil)
+            == SQLITE_OK
+        else { throw LoadError.unexpected("cannot prepare the update") }
+        defer { sqlite_nio_sqlite3_finalize(update) }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: duration)
         var count = 0
         while clock.now < deadline {
-            _ = try await connection.query("BEGIN IMMEDIATE")
-            _ = try await connection.query("UPDATE counters SET n = n + 1 WHERE id = 1")
-            _ = try await connection.query("COMMIT")
+            try execute("BEGIN IMMEDIATE")
+            guard sqlite_nio_sqlite3_step(update) == SQLITE_DONE else { throw LoadError.unexpected("update failed") }
+            sqlite_nio_sqlite3_reset(update)
+            try execute("COMMIT")
             count += 1
         }
-        try await connection.close()
         return Double(count) / seconds(duration)
     }
 

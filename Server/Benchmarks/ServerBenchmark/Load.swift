@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 
 /// What a load run measured.
 struct LoadResult {
@@ -23,55 +25,49 @@ struct Workload: Sendable {
     var name: String
     /// Per virtual user, before timing starts: returns the user's state (a token, say).
     var prepare: @Sendable (HTTPConnection) async throws -> String
-    /// One timed request; returns the next state, or nil when the request failed.
-    var step: @Sendable (HTTPConnection, String) async throws -> String?
+    /// The timed request for the current state.
+    var request: @Sendable (String) -> LoadRequest
+    /// The next state from the current one and a response's status and body; nil when the
+    /// request failed.
+    var next: @Sendable (String, Int, ByteBuffer) -> String?
 }
 
-/// Runs `workload` with `concurrency` virtual users, each on its own keep-alive connection,
-/// for `duration` after a short warm-up; throughput counts requests that complete in the window.
+/// Runs `workload` with `concurrency` virtual users, each on its own keep-alive connection
+/// (``LoadDriver``), for `duration` after a short warm-up; throughput counts requests that
+/// complete in the window.
 func runLoad(_ workload: Workload, port: Int, concurrency: Int, duration: Duration) async throws -> LoadResult {
-    let clock = ContinuousClock()
-    let results = try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
-        let start = clock.now.advanced(by: .milliseconds(300))
-        let deadline = start.advanced(by: duration)
-        for _ in 0..<concurrency {
-            group.addTask {
-                try await HTTPConnection.with(port: port) { connection in
-                    var state = try await workload.prepare(connection)
-                    var latencies: [Double] = []
-                    var failures = 0
-                    // Count what completes inside [start, deadline], whenever it began, so
-                    // that slow requests (bcrypt under a queue) are not undercounted.
-                    while clock.now < deadline {
-                        let began = clock.now
-                        let next = try await workload.step(connection, state)
-                        let ended = clock.now
-                        state = next ?? state
-                        guard ended >= start, ended <= deadline else { continue }
-                        if next != nil {
-                            latencies.append(milliseconds(ended - began))
-                        } else {
-                            failures += 1
-                        }
-                    }
-                    return (latencies, failures)
+    var states: [String] = []
+    for _ in 0..<concurrency {
+        states.append(try await HTTPConnection.with(port: port) { try await workload.prepare($0) })
+    }
+    let group = MultiThreadedEventLoopGroup.singleton
+    let start = NIODeadline.now() + .milliseconds(300)
+    let deadline = start + .nanoseconds(Int64(seconds(duration) * 1e9))
+    var outcomes: [EventLoopFuture<LoadDriver.Outcome>] = []
+    for state in states {
+        let loop = group.next()
+        let finished = loop.makePromise(of: LoadDriver.Outcome.self)
+        _ = try await ClientBootstrap(group: loop)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        LoadDriver(workload: workload, state: state, start: start, deadline: deadline, finished: finished)
+                    )
                 }
             }
-        }
-        var all: [Double] = []
-        var failures = 0
-        for try await (latencies, failed) in group {
-            all += latencies
-            failures += failed
-        }
-        return (all.sorted(), failures)
+            .connect(host: "127.0.0.1", port: port).get()
+        outcomes.append(finished.futureResult)
     }
-    return LoadResult(
-        requests: results.0.count,
-        failures: results.1,
-        seconds: seconds(duration),
-        latencies: results.0
-    )
+    var latencies: [Double] = []
+    var failures = 0
+    for outcome in outcomes {
+        let measured = try await outcome.get()
+        latencies += measured.latencies
+        failures += measured.failures
+    }
+    latencies.sort()
+    return LoadResult(requests: latencies.count, failures: failures, seconds: seconds(duration), latencies: latencies)
 }
 
 func milliseconds(_ duration: Duration) -> Double {

@@ -12,17 +12,19 @@ struct Report {
         self.duration = duration
     }
 
+    /// A load figure; `bound` is nil for a reference row that no primitive bounds.
     mutating func add(
         database: String,
         workload: String,
         concurrency: Int,
         result: LoadResult,
-        bound: Double,
+        bound: Double?,
         boundName: String
     ) {
+        let compared = bound.map { String(format: "%.0f %@ | %.2f", $0, boundName, result.throughput / $0) }
         rows.append(
             String(
-                format: "| %@ | %@ | %d | %.0f | %.2f | %.2f | %d | %.0f %@ | %.2f |",
+                format: "| %@ | %@ | %d | %.0f | %.2f | %.2f | %d | %@ |",
                 database,
                 workload,
                 concurrency,
@@ -30,9 +32,7 @@ struct Report {
                 result.median,
                 result.p99,
                 result.failures,
-                bound,
-                boundName,
-                result.throughput / bound
+                compared ?? "\(boundName) | –"
             )
         )
     }

@@ -1,3 +1,4 @@
+import NIOCore
 import NIOHTTP1
 
 /// The server figures of issue 7.
@@ -9,14 +10,14 @@ enum Workloads {
     static let passwordSignIn = Workload(
         name: "password sign-in",
         prepare: { _ in "" },
-        step: { connection, _ in
-            let answer = try await connection.send(
-                .POST,
-                "/token?grant_type=password",
+        request: { _ in
+            LoadRequest(
+                method: "POST",
+                path: "/token?grant_type=password",
                 json: #"{"email":"\#(email)","password":"\#(password)"}"#
             )
-            return answer.status == 200 ? "" : nil
-        }
+        },
+        next: { state, status, _ in status == 200 ? state : nil }
     )
 
     /// `POST /token?grant_type=refresh_token`, each user chaining its own rotating token.
@@ -27,13 +28,11 @@ enum Workloads {
             guard let token = guest.field("refresh_token") else { throw LoadError.unexpected(guest.body) }
             return token
         },
-        step: { connection, token in
-            let answer = try await connection.send(
-                .POST,
-                "/token?grant_type=refresh_token",
-                json: #"{"refresh_token":"\#(token)"}"#
-            )
-            return answer.status == 200 ? answer.field("refresh_token") : nil
+        request: { token in
+            LoadRequest(method: "POST", path: "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(token)"}"#)
+        },
+        next: { _, status, body in
+            status == 200 ? HTTPConnection.Answer(status: status, body: String(buffer: body)).field("refresh_token") : nil
         }
     )
 
@@ -45,19 +44,24 @@ enum Workloads {
             guard let token = guest.field("access_token") else { throw LoadError.unexpected(guest.body) }
             return token
         },
-        step: { connection, token in
-            let answer = try await connection.send(.GET, "/user", bearer: token)
-            return answer.status == 200 ? token : nil
-        }
+        request: { token in LoadRequest(method: "GET", path: "/user", bearer: token) },
+        next: { state, status, _ in status == 200 ? state : nil }
     )
 
     /// `POST /signup` with no credentials: a new guest and its session.
     static let anonymousSignUp = Workload(
         name: "anonymous sign-up",
         prepare: { _ in "" },
-        step: { connection, _ in
-            let answer = try await connection.send(.POST, "/signup", json: "{}")
-            return answer.status == 200 ? "" : nil
-        }
+        request: { _ in LoadRequest(method: "POST", path: "/signup", json: "{}") },
+        next: { state, status, _ in status == 200 ? state : nil }
+    )
+
+    /// `GET /health`: no token, no database; the cost of one HTTP round trip through the server
+    /// and this load generator, the floor under every other figure.
+    static let health = Workload(
+        name: "GET /health",
+        prepare: { _ in "" },
+        request: { _ in LoadRequest(method: "GET", path: "/health") },
+        next: { state, status, _ in status == 200 ? state : nil }
     )
 }

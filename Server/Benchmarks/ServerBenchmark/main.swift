@@ -43,7 +43,7 @@ var databases: [BenchDatabase] = [
     BenchDatabase(
         name: "SQLite",
         url: directory.appendingPathComponent("gatehouse.sqlite").path,
-        transactionBound: try await Bounds.sqliteTransactionsPerSecond(directory: directory)
+        transactionBound: try Bounds.sqliteTransactionsPerSecond(directory: directory)
     )
 ]
 if let postgresURL {
@@ -74,7 +74,8 @@ for database in databases {
         )
     }
     guard signup.status == 200 else { fatalError("could not create the benchmark user: \(signup.body)") }
-    let plan: [(Workload, Double, String)] = [
+    let plan: [(Workload, Double?, String)] = [
+        (Workloads.health, nil, "none (HTTP floor)"),
         (Workloads.passwordSignIn, bcryptBound, "bcrypt verifications/s"),
         (Workloads.refresh, database.transactionBound, "durable 1-row transactions/s"),
         (Workloads.getUser, verifyBound, "ES256 verifications/s"),

@@ -66,6 +66,14 @@ final class SQLiteHandle: @unchecked Sendable {
         _ = try rows(sql)
     }
 
+    /// How often SQLite has had to compile the cached statements again (zero while plans are
+    /// stable; a diagnostic for tests).
+    var recompilations: Int {
+        statements.values.reduce(0) {
+            $0 + Int(sqlite_nio_sqlite3_stmt_status($1, Int32(SQLITE_STMTSTATUS_REPREPARE), 0))
+        }
+    }
+
     /// Finalizes the cached statements and closes the connection (idempotent).
     func close() {
         for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
