@@ -25,12 +25,16 @@ struct PostgresExecutor: SQLExecutor {
         let query = PostgresQuery(unsafeSQL: Self.numberedPlaceholders(sql), binds: bindings)
         do {
             var result: [SQLRow] = []
+            var columns: SQLColumns?
             for try await row in try await connection.query(query, logger: logger) {
-                var values: [String: SQLValue] = [:]
+                var values: [SQLValue] = []
+                var names: [String] = []
                 for cell in row {
-                    values[cell.columnName] = try Self.value(of: cell)
+                    values.append(try Self.value(of: cell))
+                    if columns == nil { names.append(cell.columnName) }
                 }
-                result.append(SQLRow(values: values))
+                if columns == nil { columns = SQLColumns(names: names) }
+                result.append(SQLRow(columns: columns!, values: values))
             }
             return result
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {

@@ -8,7 +8,8 @@ enum JSONText {
     }
 
     static func decode(_ text: String?) -> [String: JSONValue] {
-        guard let text else { return [:] }
+        // Most metadata is empty: no decoder for it.
+        guard let text, text != "{}", !text.isEmpty else { return [:] }
         return (try? decoder.decode([String: JSONValue].self, from: Data(text.utf8))) ?? [:]
     }
 

@@ -325,7 +325,8 @@ struct SQLTransaction: StorageTransaction {
 
     /// Identities from the `identities_json` column of a user read.
     private static func identities(fromJSON text: String?) -> [IdentityRecord] {
-        guard let text, let data = text.data(using: .utf8),
+        // Most users have no provider identity: no parse for them.
+        guard let text, text != "[]", let data = text.data(using: .utf8),
             let objects = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
         else { return [] }
         return objects.map { object in

@@ -34,15 +34,43 @@ enum SQLValue: Sendable, Equatable {
     }
 }
 
-/// One result row, by column name.
+/// One result row, read by column name.
 struct SQLRow: Sendable {
-    var values: [String: SQLValue]
+    /// Column positions by name, shared by every row of one result.
+    let columns: SQLColumns
+    var values: [SQLValue]
 
-    func column(_ name: String) -> SQLValue? { values[name] }
+    init(columns: SQLColumns, values: [SQLValue]) {
+        self.columns = columns
+        self.values = values
+    }
+
+    /// A row from name–value pairs (a JSON object read back from a column).
+    init(values: [String: SQLValue]) {
+        let names = Array(values.keys)
+        self.init(columns: SQLColumns(names: names), values: names.map { values[$0]! })
+    }
+
+    func column(_ name: String) -> SQLValue? {
+        columns.position[name].map { values[$0] }
+    }
 
     func date(_ name: String) -> Date? {
         guard let value = column(name), value != .null, let seconds = value.double else { return nil }
         return Date(timeIntervalSince1970: seconds)
+    }
+}
+
+/// The column names of a result and their positions: built once per result (SQLite: once per
+/// cached statement), so a row costs an array of values, not a dictionary.
+final class SQLColumns: Sendable {
+    let names: [String]
+    let position: [String: Int]
+
+    init(names: [String]) {
+        self.names = names
+        // The first of two same-named columns wins, as a lookup by name in SQL would.
+        position = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }
 

@@ -14,7 +14,7 @@ final class SQLiteHandle: @unchecked Sendable {
     static let statementCacheLimit = 128
 
     private var raw: OpaquePointer?
-    private var statements: [String: OpaquePointer] = [:]
+    private var statements: [String: (OpaquePointer, SQLColumns)] = [:]
 
     /// Opens (creating unless `readOnly`) the database at `path` (`:memory:` for a private one).
     init(path: String, readOnly: Bool = false) throws {
@@ -40,24 +40,23 @@ final class SQLiteHandle: @unchecked Sendable {
 
     /// Runs one statement and returns its rows; `?` placeholders take `binds` in order.
     func rows(_ sql: String, _ binds: [SQLValue] = []) throws -> [SQLRow] {
-        let statement = try prepared(sql)
-        defer { recycle(statement, sql: sql) }
+        let (statement, columns) = try prepared(sql)
+        defer { recycle(statement, columns: columns, sql: sql) }
         for (index, value) in binds.enumerated() {
             try check(bind(value, at: Int32(index + 1), in: statement))
         }
-        let count = sqlite_nio_sqlite3_column_count(statement)
-        let names = (0..<count).map { String(cString: sqlite_nio_sqlite3_column_name(statement, $0)) }
+        let count = Int32(columns.names.count)
         var rows: [SQLRow] = []
         while true {
             let status = sqlite_nio_sqlite3_step(statement)
             if status == SQLITE_DONE { return rows }
             guard status == SQLITE_ROW else { throw failure(status) }
-            var values: [String: SQLValue] = [:]
+            var values: [SQLValue] = []
             values.reserveCapacity(Int(count))
             for column in 0..<count {
-                values[names[Int(column)]] = value(at: column, in: statement)
+                values.append(value(at: column, in: statement))
             }
-            rows.append(SQLRow(values: values))
+            rows.append(SQLRow(columns: columns, values: values))
         }
     }
 
@@ -70,13 +69,13 @@ final class SQLiteHandle: @unchecked Sendable {
     /// stable; a diagnostic for tests).
     var recompilations: Int {
         statements.values.reduce(0) {
-            $0 + Int(sqlite_nio_sqlite3_stmt_status($1, Int32(SQLITE_STMTSTATUS_REPREPARE), 0))
+            $0 + Int(sqlite_nio_sqlite3_stmt_status($1.0, Int32(SQLITE_STMTSTATUS_REPREPARE), 0))
         }
     }
 
     /// Finalizes the cached statements and closes the connection (idempotent).
     func close() {
-        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
+        for (statement, _) in statements.values { sqlite_nio_sqlite3_finalize(statement) }
         statements = [:]
         if let raw { sqlite_nio_sqlite3_close(raw) }
         raw = nil
@@ -84,21 +83,24 @@ final class SQLiteHandle: @unchecked Sendable {
 
     // MARK: - Statements
 
-    private func prepared(_ sql: String) throws -> OpaquePointer {
-        if let statement = statements.removeValue(forKey: sql) { return statement }
+    private func prepared(_ sql: String) throws -> (OpaquePointer, SQLColumns) {
+        if let cached = statements.removeValue(forKey: sql) { return cached }
         guard let raw else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed") }
         var statement: OpaquePointer?
         let status = sqlite_nio_sqlite3_prepare_v3(raw, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else { throw failure(status) }
-        return statement
+        let names = (0..<sqlite_nio_sqlite3_column_count(statement)).map {
+            String(cString: sqlite_nio_sqlite3_column_name(statement, $0))
+        }
+        return (statement, SQLColumns(names: names))
     }
 
     /// Resets a statement for its next use and keeps it, or finalizes it when the cache is full.
-    private func recycle(_ statement: OpaquePointer, sql: String) {
+    private func recycle(_ statement: OpaquePointer, columns: SQLColumns, sql: String) {
         sqlite_nio_sqlite3_reset(statement)
         sqlite_nio_sqlite3_clear_bindings(statement)
         if statements.count < Self.statementCacheLimit {
-            statements[sql] = statement
+            statements[sql] = (statement, columns)
         } else {
             sqlite_nio_sqlite3_finalize(statement)
         }

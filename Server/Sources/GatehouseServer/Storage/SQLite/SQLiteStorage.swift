@@ -59,7 +59,7 @@ public final class SQLiteStorage: AuthStorage {
     /// Reads a pragma's value (tests assert WAL and FULL).
     public func pragma(_ name: String) async throws -> String? {
         try await lock.withLock {
-            switch try connection.rows("PRAGMA \(name)").first?.values.values.first {
+            switch try connection.rows("PRAGMA \(name)").first?.values.first {
             case .text(let text): text
             case .integer(let number): String(number)
             case .float(let number): String(number)
