@@ -47,8 +47,9 @@ enum Bounds {
         try execute("CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)")
         try execute("INSERT INTO counters (id, n) VALUES (1, 0)")
         var update: OpaquePointer?
-        guard sqlite_nio_sqlite3_prepare_v2(database, "UPDATE counters SET n = n + 1 WHERE id = 1", -1, &update, nil)
-            == SQLITE_OK
+        guard
+            sqlite_nio_sqlite3_prepare_v2(database, "UPDATE counters SET n = n + 1 WHERE id = 1", -1, &update, nil)
+                == SQLITE_OK
         else { throw LoadError.unexpected("cannot prepare the update") }
         defer { sqlite_nio_sqlite3_finalize(update) }
         let clock = ContinuousClock()

@@ -52,7 +52,13 @@ func runLoad(_ workload: Workload, port: Int, concurrency: Int, duration: Durati
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
-                        LoadDriver(workload: workload, state: state, start: start, deadline: deadline, finished: finished)
+                        LoadDriver(
+                            workload: workload,
+                            state: state,
+                            start: start,
+                            deadline: deadline,
+                            finished: finished
+                        )
                     )
                 }
             }

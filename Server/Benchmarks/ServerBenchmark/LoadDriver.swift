@@ -27,7 +27,13 @@ final class LoadDriver: ChannelInboundHandler {
     private var began = NIODeadline.now()
     private var outcome = Outcome()
 
-    init(workload: Workload, state: String, start: NIODeadline, deadline: NIODeadline, finished: EventLoopPromise<Outcome>) {
+    init(
+        workload: Workload,
+        state: String,
+        start: NIODeadline,
+        deadline: NIODeadline,
+        finished: EventLoopPromise<Outcome>
+    ) {
         self.workload = workload
         self.state = state
         self.start = start

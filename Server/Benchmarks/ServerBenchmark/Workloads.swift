@@ -29,10 +29,15 @@ enum Workloads {
             return token
         },
         request: { token in
-            LoadRequest(method: "POST", path: "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(token)"}"#)
+            LoadRequest(
+                method: "POST",
+                path: "/token?grant_type=refresh_token",
+                json: #"{"refresh_token":"\#(token)"}"#
+            )
         },
         next: { _, status, body in
-            status == 200 ? HTTPConnection.Answer(status: status, body: String(buffer: body)).field("refresh_token") : nil
+            status == 200
+                ? HTTPConnection.Answer(status: status, body: String(buffer: body)).field("refresh_token") : nil
         }
     )
 

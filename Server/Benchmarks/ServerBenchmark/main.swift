@@ -81,9 +81,11 @@ for database in databases {
         (Workloads.getUser, verifyBound, "ES256 verifications/s"),
         (Workloads.anonymousSignUp, database.transactionBound, "durable 1-row transactions/s"),
     ]
+    var floor = 0.0
     for (workload, bound, boundName) in plan where only.map(workload.name.contains) ?? true {
         for concurrency in concurrencies {
             let result = try await runLoad(workload, port: server.port, concurrency: concurrency, duration: duration)
+            if workload.name == Workloads.health.name { floor = max(floor, result.throughput) }
             report.add(
                 database: database.name,
                 workload: workload.name,
@@ -94,6 +96,15 @@ for database in databases {
             )
             print("  \(workload.name) ×\(concurrency): \(Int(result.throughput))/s")
         }
+    }
+    if floor > 0 {
+        // Each GET /user costs at least one HTTP round trip and one verification on the same cores.
+        report.add(
+            database: database.name,
+            figure: "GET /user ceiling: 1 / (1 / best HTTP floor + 1 / ES256 bound)",
+            value: 1 / (1 / floor + 1 / verifyBound),
+            unit: "requests/s"
+        )
     }
     server.stop()
 }

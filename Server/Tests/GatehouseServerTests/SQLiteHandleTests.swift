@@ -9,7 +9,8 @@ import Testing
 @Suite("SQLite handle")
 struct SQLiteHandleTests {
     private static func temporaryPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-handle-\(UUID().uuidString).sqlite").path
+        FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-handle-\(UUID().uuidString).sqlite")
+            .path
     }
 
     private static func remove(_ path: String) {
@@ -50,7 +51,10 @@ struct SQLiteHandleTests {
         try handle.execute("CREATE UNIQUE INDEX users_email ON users (email) WHERE email IS NOT NULL")
         try handle.execute("CREATE TABLE sessions (id TEXT PRIMARY KEY, user_id TEXT NOT NULL)")
         for index in 0..<20 {
-            _ = try handle.rows("INSERT INTO users VALUES (?, ?)", [.text("u\(index)"), .text("u\(index)@example.com")])
+            _ = try handle.rows(
+                "INSERT INTO users VALUES (?, ?)",
+                [.text("u\(index)"), .text("u\(index)@example.com")]
+            )
             _ = try handle.rows("INSERT INTO sessions VALUES (?, ?)", [.text("s\(index)"), .text("u\(index)")])
         }
         // The shape of the per-request session check: a join, a bound key that changes every time.

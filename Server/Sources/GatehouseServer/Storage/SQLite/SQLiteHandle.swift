@@ -21,7 +21,12 @@ final class SQLiteHandle: @unchecked Sendable {
         _ = Self.initialized
         let access = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var handle: OpaquePointer?
-        let status = sqlite_nio_sqlite3_open_v2(path, &handle, access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        let status = sqlite_nio_sqlite3_open_v2(
+            path,
+            &handle,
+            access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
+            nil
+        )
         guard status == SQLITE_OK, let handle else {
             let failure = SQLiteFailure(code: status, message: handle.map(Self.message) ?? "cannot open \(path)")
             sqlite_nio_sqlite3_close(handle)
