@@ -38,7 +38,11 @@ struct SQLiteHandleTests {
         let syntax = #expect(throws: SQLiteFailure.self) { try handle.rows("SELEC nonsense") }
         #expect(syntax?.isUniqueViolation == false)
         #expect(syntax?.message.contains("syntax error") == true)
-        // The failed statements left the connection usable.
+        let twoStatements = #expect(throws: SQLiteFailure.self) {
+            try handle.execute("DELETE FROM t; DROP TABLE t")
+        }
+        #expect(twoStatements?.message.contains("one statement at a time") == true)
+        // The failed statements left the connection usable, and nothing of them ran.
         #expect(try handle.rows("SELECT count(*) AS c FROM t").first?.column("c") == .integer(1))
     }
 

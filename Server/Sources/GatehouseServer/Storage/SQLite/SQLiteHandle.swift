@@ -92,8 +92,30 @@ final class SQLiteHandle: @unchecked Sendable {
         if let cached = statements.removeValue(forKey: sql) { return cached }
         guard let raw else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed") }
         var statement: OpaquePointer?
-        let status = sqlite_nio_sqlite3_prepare_v3(raw, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-        guard status == SQLITE_OK, let statement else { throw failure(status) }
+        var rest = ""
+        let status = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let status = sqlite_nio_sqlite3_prepare_v3(
+                raw,
+                text,
+                -1,
+                UInt32(SQLITE_PREPARE_PERSISTENT),
+                &statement,
+                &tail
+            )
+            if let tail { rest = String(cString: tail) }
+            return status
+        }
+        guard status == SQLITE_OK, let statement else {
+            // An empty statement (only a comment, say) compiles to nothing.
+            throw status == SQLITE_OK
+                ? SQLiteFailure(code: SQLITE_MISUSE, message: "no statement in: \(sql)") : failure(status)
+        }
+        // SQLite compiles the first statement only; refuse to drop the others silently.
+        guard rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) else {
+            sqlite_nio_sqlite3_finalize(statement)
+            throw SQLiteFailure(code: SQLITE_MISUSE, message: "one statement at a time; left over: \(rest)")
+        }
         let names = (0..<sqlite_nio_sqlite3_column_count(statement)).map {
             String(cString: sqlite_nio_sqlite3_column_name(statement, $0))
         }
