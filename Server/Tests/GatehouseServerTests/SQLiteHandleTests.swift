@@ -46,6 +46,20 @@ struct SQLiteHandleTests {
         #expect(try handle.rows("SELECT count(*) AS c FROM t").first?.column("c") == .integer(1))
     }
 
+    @Test func aCachedStatementFollowsASchemaChange() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let handle = try SQLiteHandle(path: path)
+        defer { handle.close() }
+        try handle.execute("CREATE TABLE t (a TEXT)")
+        _ = try handle.rows("INSERT INTO t (a) VALUES (?)", [.text("one")])
+        #expect(try handle.rows("SELECT * FROM t").first?.column("b") == nil)
+        try handle.execute("ALTER TABLE t ADD COLUMN b TEXT DEFAULT 'two'")
+        let row = try #require(try handle.rows("SELECT * FROM t").first)
+        #expect(row.column("a") == .text("one"))
+        #expect(row.column("b") == .text("two"), "the cached statement's columns follow the new schema")
+    }
+
     @Test func joinedStatementsStayCompiledAcrossBinds() throws {
         let path = Self.temporaryPath()
         defer { Self.remove(path) }

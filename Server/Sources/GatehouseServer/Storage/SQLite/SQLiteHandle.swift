@@ -16,15 +16,14 @@ final class SQLiteHandle: @unchecked Sendable {
     private var raw: OpaquePointer?
     private var statements: [String: (OpaquePointer, SQLColumns)] = [:]
 
-    /// Opens (creating unless `readOnly`) the database at `path` (`:memory:` for a private one).
-    init(path: String, readOnly: Bool = false) throws {
+    /// Opens (creating if needed) the database at `path` (`:memory:` for a private one).
+    init(path: String) throws {
         _ = Self.initialized
-        let access = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var handle: OpaquePointer?
         let status = sqlite_nio_sqlite3_open_v2(
             path,
             &handle,
-            access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
+            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
             nil
         )
         guard status == SQLITE_OK, let handle else {
@@ -45,17 +44,20 @@ final class SQLiteHandle: @unchecked Sendable {
 
     /// Runs one statement and returns its rows; `?` placeholders take `binds` in order.
     func rows(_ sql: String, _ binds: [SQLValue] = []) throws -> [SQLRow] {
-        let (statement, columns) = try prepared(sql)
+        let (statement, preparedColumns) = try prepared(sql)
+        var columns = preparedColumns
         defer { recycle(statement, columns: columns, sql: sql) }
         for (index, value) in binds.enumerated() {
             try check(bind(value, at: Int32(index + 1), in: statement))
         }
-        let count = Int32(columns.names.count)
         var rows: [SQLRow] = []
         while true {
             let status = sqlite_nio_sqlite3_step(statement)
             if status == SQLITE_DONE { return rows }
             guard status == SQLITE_ROW else { throw failure(status) }
+            // A schema change re-prepares the statement; its columns may have changed with it.
+            let count = sqlite_nio_sqlite3_column_count(statement)
+            if count != columns.names.count { columns = Self.columns(of: statement) }
             var values: [SQLValue] = []
             values.reserveCapacity(Int(count))
             for column in 0..<count {
@@ -116,10 +118,15 @@ final class SQLiteHandle: @unchecked Sendable {
             sqlite_nio_sqlite3_finalize(statement)
             throw SQLiteFailure(code: SQLITE_MISUSE, message: "one statement at a time; left over: \(rest)")
         }
-        let names = (0..<sqlite_nio_sqlite3_column_count(statement)).map {
-            String(cString: sqlite_nio_sqlite3_column_name(statement, $0))
-        }
-        return (statement, SQLColumns(names: names))
+        return (statement, Self.columns(of: statement))
+    }
+
+    private static func columns(of statement: OpaquePointer) -> SQLColumns {
+        SQLColumns(
+            names: (0..<sqlite_nio_sqlite3_column_count(statement)).map {
+                String(cString: sqlite_nio_sqlite3_column_name(statement, $0))
+            }
+        )
     }
 
     /// Resets a statement for its next use and keeps it, or finalizes it when the cache is full.
