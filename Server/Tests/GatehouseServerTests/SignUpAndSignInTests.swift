@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseServer
 import HTTPTypes
+import HummingbirdTesting
 import Testing
 
 @Suite("Sign-up and password sign-in")
@@ -141,5 +142,46 @@ struct SignUpAndSignInTests {
         let database = try await harness.databaseText()
         #expect(database.contains("$2b$10$"))
         #expect(!database.contains("correct horse battery"))
+    }
+
+    @Test func aBanThatLandsWhileTheBcryptCheckRunsWins() async throws {
+        // bcrypt runs outside any transaction. A slow cost keeps one sign-in inside its check
+        // long enough for an admin ban to land; the sign-in must not succeed, nor write the
+        // user back as it read it before the ban.
+        let harness = try await Harness.make {
+            $0.bcryptCost = 13
+            $0.mailerAutoconfirm = true
+        }
+        defer { harness.removeFiles() }
+        let admin = try await harness.server.serviceRoleToken()
+        try await harness.live { client in
+            let signedUp = try await client.post(
+                "/signup",
+                #"{"email":"ada@example.com","password":"correct horse battery"}"#
+            )
+            let id = try #require(signedUp.user["id"] as? String)
+            // The racing sign-in goes over a connection of its own (the test client has one).
+            let port = try #require(client.client.port)
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)/token?grant_type=password"))
+            async let racing = HTTPClient().send(
+                "POST",
+                url,
+                json: #"{"email":"ada@example.com","password":"correct horse battery"}"#
+            )
+            try await Task.sleep(for: .milliseconds(150))
+            let banned = try await client.send(
+                .put,
+                "/admin/users/\(id)",
+                json: #"{"ban_duration":"24h"}"#,
+                bearer: admin
+            )
+            #expect(banned.status == .ok)
+            let answer = await racing
+            #expect(answer.status == 400, "the sign-in that was checking its password when the ban landed fails")
+            #expect(answer.string("error_code") == "user_banned")
+            let stored = try await client.get("/admin/users/\(id)", bearer: admin)
+            #expect(stored.string("banned_until") != nil, "the ban is still stored")
+            #expect(try await client.signIn("ada@example.com").errorCode == "user_banned")
+        }
     }
 }

@@ -110,24 +110,35 @@ struct AdminController {
     private func update(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         _ = try await auth.requireAdmin(request)
         let body = try await JSONBody.decode(CreateUser.self, from: request, context: context)
-        var target = try await user(context)
+        let existing = try await user(context)
         let now = auth.now()
-        if let email = body.email { target.email = try EmailAddress.normalized(email) }
+        let email = try body.email.map(EmailAddress.normalized)
+        var newHash: String?
         if let password = body.password {
-            try auth.policy.check(password, email: target.email)
-            target.passwordHash = try await auth.passwords.hash(password)
+            try auth.policy.check(password, email: email ?? existing.email)
+            newHash = try await auth.passwords.hash(password)
         }
-        if body.emailConfirm == true { target.emailConfirmedAt = target.emailConfirmedAt ?? now }
-        if let data = body.userMetadata { target.userMetadata.merge(data) { _, new in new } }
-        if let data = body.appMetadata { target.appMetadata.merge(data) { _, new in new } }
-        if body.banDuration != nil { target.bannedUntil = try Self.banUntil(body.banDuration, now: now) }
-        target.updatedAt = now
-        let updated = target
+        let bannedUntil = body.banDuration != nil ? try Self.banUntil(body.banDuration, now: now) : nil
+        let hash = newHash
+        let updated: UserRecord
         do {
-            try await auth.storage.transaction { tx in
-                try await tx.updateUser(updated)
-                if updated.isBanned(at: now) { try await tx.deleteSessions(userID: updated.id, except: nil) }
-                try await auth.audit("admin_user_modified", actor: updated.id, ip: context.clientKey, in: tx)
+            // The changes apply to the row as it is inside the transaction, not as read before
+            // the password hash (another request may have changed it meanwhile).
+            updated = try await auth.storage.transaction { tx in
+                guard var target = try await tx.user(id: existing.id) else {
+                    throw APIError(.notFound, .userNotFound, "User not found")
+                }
+                if let email { target.email = email }
+                if let hash { target.passwordHash = hash }
+                if body.emailConfirm == true { target.emailConfirmedAt = target.emailConfirmedAt ?? now }
+                if let data = body.userMetadata { target.userMetadata.merge(data) { _, new in new } }
+                if let data = body.appMetadata { target.appMetadata.merge(data) { _, new in new } }
+                if body.banDuration != nil { target.bannedUntil = bannedUntil }
+                target.updatedAt = now
+                try await tx.updateUser(target)
+                if target.isBanned(at: now) { try await tx.deleteSessions(userID: target.id, except: nil) }
+                try await auth.audit("admin_user_modified", actor: target.id, ip: context.clientKey, in: tx)
+                return target
             }
         } catch StorageError.duplicateEmail {
             throw APIError(

@@ -62,26 +62,37 @@ struct TokenController {
             body.password,
             hash: body.password.utf8.count > 72 ? nil : user?.passwordHash
         )
-        guard var user, matches else {
+        guard let user, matches else {
             try? await auth.limiter.hit(.failedPassword, key: email, limit: Int.max, window: 3600, now: now)
             try await auth.storage.transaction { tx in
                 try await auth.audit("login_failed", actor: user?.id, ip: ip, in: tx)
             }
             throw APIError.invalidCredentials
         }
+        try Self.checkCanSignIn(user, now: now)
+        let verified = user
+        // bcrypt ran outside any transaction: read the user again inside this one, so that a
+        // password change, ban or deletion that landed meanwhile wins, and nothing else of the
+        // user is written back from the older read.
+        let grant = try await auth.storage.transaction { tx in
+            guard var current = try await tx.user(id: verified.id), current.passwordHash == verified.passwordHash
+            else { throw APIError.invalidCredentials }
+            try Self.checkCanSignIn(current, now: now)
+            current.lastSignInAt = now
+            current.updatedAt = now
+            try await tx.updateUser(current)
+            try await auth.audit("login", actor: current.id, ip: ip, in: tx)
+            return try await auth.issueSession(for: current, method: "password", in: tx, at: now)
+        }
+        return try await auth.wireSession(grant, now: now)
+    }
+
+    /// A user whose password matched may still not sign in: unconfirmed e-mail, or banned.
+    private static func checkCanSignIn(_ user: UserRecord, now: Date) throws {
         if user.emailConfirmedAt == nil {
             throw APIError(.badRequest, .emailNotConfirmed, "Email not confirmed")
         }
         if user.isBanned(at: now) { throw APIError.userBanned }
-        user.lastSignInAt = now
-        user.updatedAt = now
-        let signedIn = user
-        let grant = try await auth.storage.transaction { tx in
-            try await tx.updateUser(signedIn)
-            try await auth.audit("login", actor: signedIn.id, ip: ip, in: tx)
-            return try await auth.issueSession(for: signedIn, method: "password", in: tx, at: now)
-        }
-        return try await auth.wireSession(grant, now: now)
     }
 
     func refresh(_ token: String, ip: String, now: Date) async throws -> WireSession {

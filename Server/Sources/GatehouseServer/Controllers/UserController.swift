@@ -67,7 +67,9 @@ struct UserController {
         let hash = newHash
         let ip = context.clientKey
         let (updated, mails): (UserRecord, [Mail]) = try await auth.storage.transaction { tx in
-            var user = caller.user
+            // Changes apply to the row as it is now, not as the request's session check read it
+            // (a password hash above took a while).
+            guard var user = try await tx.user(id: caller.user.id) else { throw APIError.userNotFoundForToken }
             var mails: [Mail] = []
             if let nonce { try await auth.consumeReauthenticationNonce(nonce, userID: user.id, in: tx, now: now) }
             if let hash { user.passwordHash = hash }
