@@ -72,11 +72,14 @@ enum LoadError: Error {
 }
 
 extension HTTPConnection.Answer {
-    /// A string field of the JSON body, found without a full parse (keeps the load generator light).
-    func field(_ name: String) -> String? {
-        guard let start = body.range(of: "\"\(name)\":\"") else { return nil }
-        let rest = body[start.upperBound...]
-        guard let end = rest.firstIndex(of: "\"") else { return nil }
-        return String(rest[..<end])
-    }
+    /// A string field of the JSON body (see ``jsonStringField(_:in:)``).
+    func field(_ name: String) -> String? { jsonStringField(name, in: body) }
+}
+
+/// A string field of a JSON body, found without a full parse (keeps the load generator light).
+func jsonStringField(_ name: String, in body: String) -> String? {
+    guard let start = body.range(of: "\"\(name)\":\"") else { return nil }
+    let rest = body[start.upperBound...]
+    guard let end = rest.firstIndex(of: "\"") else { return nil }
+    return String(rest[..<end])
 }

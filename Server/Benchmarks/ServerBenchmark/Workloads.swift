@@ -37,7 +37,7 @@ enum Workloads {
         },
         next: { _, status, body in
             status == 200
-                ? HTTPConnection.Answer(status: status, body: String(buffer: body)).field("refresh_token") : nil
+                ? jsonStringField("refresh_token", in: String(buffer: body)) : nil
         }
     )
 
