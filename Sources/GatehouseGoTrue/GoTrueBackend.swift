@@ -53,8 +53,35 @@ public struct GoTrueBackend: AuthBackend {
     let client: GoTrueClient
 
     /// Creates a backend for the server at `url`.
-    public init(url: URL, apiKey: String? = nil, session: URLSession = .shared) {
+    ///
+    /// - Parameter session: The URL session; by default an ephemeral one with no cache
+    ///   (``makeURLSession()``), so no response (a user's e-mail, metadata, tokens) is written
+    ///   to a disk cache.
+    public init(url: URL, apiKey: String? = nil, session: URLSession = GoTrueBackend.makeURLSession()) {
         self.init(configuration: Configuration(url: url, apiKey: apiKey), transport: .urlSession(session))
+    }
+
+    /// An ephemeral URL session with no URL cache and no cookie storage: auth responses carry
+    /// personal data and tokens, and must not land in a cache on disk.
+    public static func makeURLSession() -> URLSession {
+        URLSession(configuration: urlSessionConfiguration())
+    }
+
+    /// The configuration of ``makeURLSession()``.
+    public static func urlSessionConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        return configuration
+    }
+
+    /// The server's host (and port, when the URL names one), so that the default session store
+    /// keeps sessions of different servers apart.
+    public var sessionScope: String {
+        let host = configuration.url.host ?? "server"
+        return configuration.url.port.map { "\(host):\($0)" } ?? host
     }
 
     /// Creates a backend with full control over configuration and transport.

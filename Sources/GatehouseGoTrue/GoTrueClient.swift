@@ -49,7 +49,11 @@ struct GoTrueClient: Sendable {
         guard let url = components.url else {
             throw AuthError.validationFailed("The server URL \(configuration.url) is not valid.")
         }
-        var request = URLRequest(url: url, timeoutInterval: configuration.timeout)
+        var request = URLRequest(
+            url: url,
+            cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
+            timeoutInterval: configuration.timeout
+        )
         request.httpMethod = method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue(WireHeaders.apiVersion20240101, forHTTPHeaderField: WireHeaders.apiVersion)

@@ -1,4 +1,6 @@
+import Foundation
 import Gatehouse
+import GatehouseTesting
 import Testing
 
 @Suite("Gate and optional routing")
@@ -33,5 +35,82 @@ struct AuthGateTests {
         #expect(!gate.requiresSignIn(for: .anyUser, in: .guest(guest)))
         #expect(gate.requiresSignIn(for: .account, in: .guest(guest)))
         #expect(!gate.requiresSignIn(for: .account, in: .authenticated(member)))
+    }
+}
+
+@MainActor
+@Suite("Session-error screen and restoring once")
+struct SessionErrorGateTests {
+    @Test func retryWhenTheErrorMayPassSignInAgainWhenItCannot() {
+        #expect(AuthGate.actions(for: .storageLocked()) == [.retry])
+        #expect(AuthGate.actions(for: .storageCorrupt(location: "x")) == [.signInAgain])
+        #expect(AuthGate.actions(for: .missingKeychainEntitlement()) == [.signInAgain])
+        #expect(AuthGate.SessionErrorAction.signInAgain.needsConfirmation)
+        #expect(!AuthGate.SessionErrorAction.retry.needsConfirmation)
+    }
+
+    @Test func signInAgainClearsTheUnreadableSessionAndShowsSignIn() async throws {
+        let store = InMemorySessionStore(
+            session: Session(accessToken: "a", refreshToken: "r", expiresAt: Date(), user: User(id: "u"))
+        )
+        store.failLoads(with: .storageCorrupt(location: "keychain"))
+        let fixture = Fixture(store: store)
+        await fixture.service.restoreSession()
+        guard case .sessionError(let error) = AuthGate.gate.route(for: fixture.service.session) else {
+            Issue.record("expected the session-error route")
+            return
+        }
+        #expect(AuthGate.actions(for: error) == [.signInAgain])
+
+        store.failLoads(with: nil)
+        await fixture.service.discardStoredSession()
+
+        #expect(AuthGate.gate.route(for: fixture.service.session) == .signIn)
+        #expect(store.storedSession == nil)
+        let user = try await fixture.service.signInAnonymously()
+        #expect(store.storedSession?.user == user)
+    }
+
+    @Test func signInAgainWorksEvenWhenTheStoreStillCannotBeRead() async throws {
+        let store = InMemorySessionStore()
+        store.failLoads(with: .storageCorrupt(location: "keychain"))
+        let fixture = Fixture(store: store)
+        await fixture.service.restoreSession()
+        await fixture.service.discardStoredSession()
+        #expect(fixture.service.session == .success(nil))
+        _ = try await fixture.service.signInAnonymously()
+        #expect(store.storedSession != nil)
+    }
+
+    @Test func restoreIfNeededRunsOnceAndJoinsARunningRestore() async {
+        let fixture = Fixture()
+        async let first: Void = fixture.service.restoreSessionIfNeeded()
+        async let second: Void = fixture.service.restoreSessionIfNeeded()
+        _ = await (first, second)
+        await fixture.service.restoreSessionIfNeeded()
+        #expect(fixture.store.callCounts.loads == 1)
+        #expect(fixture.service.session == .success(nil))
+    }
+
+    @Test func aViewShownAgainDoesNotCancelASignInInFlight() async throws {
+        let fixture = Fixture()
+        await fixture.service.restoreSessionIfNeeded()
+        await fixture.backend.setLatency(.milliseconds(50))
+        let signIn = Task { try await fixture.service.signInAnonymously() }
+        await Task.yield()
+        await fixture.service.restoreSessionIfNeeded()  // a second window appears
+        let user = try await signIn.value
+        #expect(fixture.service.currentUser == user)
+    }
+
+    @Test func aFullRestoreDuringASignInWouldHaveCancelledIt() async throws {
+        // The reason the gate uses restoreSessionIfNeeded(): restoreSession() starts over.
+        let fixture = Fixture()
+        await fixture.service.restoreSession()
+        await fixture.backend.setLatency(.milliseconds(50))
+        let signIn = Task { try await fixture.service.signInAnonymously() }
+        await Task.yield()
+        await fixture.service.restoreSession()
+        await #expect(throws: AuthError.sessionSuperseded()) { try await signIn.value }
     }
 }

@@ -54,11 +54,18 @@ struct AuthServiceSignOutTests {
     @Test func signOutPublishesBeforeTellingTheBackend() async throws {
         let fixture = Fixture()
         try await fixture.service.signInAnonymously()
-        await fixture.backend.setLatency(.milliseconds(200))
-        let task = Task { await fixture.service.signOut() }
-        await Task.yield()
+        await fixture.backend.setLatency(.milliseconds(500))
+        let finished = Locked(false)
+        let task = Task {
+            await fixture.service.signOut()
+            finished.withLock { $0 = true }
+        }
+        for _ in 0..<400 where fixture.service.session != .success(nil) {
+            try await Task.sleep(for: .milliseconds(1))
+        }
         #expect(fixture.service.session == .success(nil))
         #expect(fixture.store.storedSession == nil)
+        #expect(!finished.withLock { $0 }, "published while the backend is still being told")
         await task.value
     }
 

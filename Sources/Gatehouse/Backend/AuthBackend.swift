@@ -51,4 +51,14 @@ public protocol AuthBackend: Sendable {
 
     /// Ends sessions on the server. Callers treat failures as best-effort.
     func signOut(_ session: Session, scope: LogoutScope) async throws
+
+    /// A short name for the server this backend talks to (for HTTP backends, its host), which
+    /// the default session store puts in its item name so that staging and production, or two
+    /// servers, never share a stored session. Defaults to `"default"`.
+    var sessionScope: String { get }
+}
+
+extension AuthBackend {
+    /// `"default"`.
+    public var sessionScope: String { "default" }
 }

@@ -84,6 +84,27 @@ extension AuthError {
         )
     }
 
+    /// The keychain refused because the app is not signed with a keychain entitlement.
+    public static func missingKeychainEntitlement() -> AuthError {
+        AuthError(
+            code: .missingEntitlement,
+            message: "The app is not entitled to use the keychain (errSecMissingEntitlement).",
+            recoverySuggestion:
+                "Sign the app with a provisioning profile that has the keychain-access-groups entitlement "
+                + "(Keychain Sharing); unit tests need a host app."
+        )
+    }
+
+    /// A stored session turned up while signing in before the session had been restored.
+    public static func storedSessionRestored() -> AuthError {
+        AuthError(
+            code: .conflict,
+            message: "A signed-in session was found on this device and has been restored.",
+            recoverySuggestion: "Continue with the restored account, or sign out before signing in again.",
+            isRetryable: false
+        )
+    }
+
     /// The backend does not offer this operation.
     public static func notSupported(_ operation: String) -> AuthError {
         AuthError(

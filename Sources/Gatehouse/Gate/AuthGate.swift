@@ -11,7 +11,7 @@
 /// case .progress: ProgressView()
 /// case .signIn: SignInView()
 /// case .content(let user): MainView(user: user)
-/// case .sessionError(let error): RetryView(error) { await auth.restoreSession() }
+/// case .sessionError(let error): SessionErrorView(error, actions: AuthGate.actions(for: error))
 /// }
 /// ```
 public struct AuthGate: Sendable, Equatable {
@@ -33,6 +33,20 @@ public struct AuthGate: Sendable, Equatable {
         case content(User?)
         /// The stored session could not be read: show the error and a retry.
         case sessionError(AuthError)
+    }
+
+    /// What a session-error screen offers.
+    public enum SessionErrorAction: Sendable, Hashable {
+        /// Read the store again (``AuthService/restoreSession()``): the error may pass (a
+        /// locked device, a busy disk).
+        case retry
+        /// Clear the stored session and show sign-in (``AuthService/discardStoredSession()``),
+        /// after the person confirms: retrying cannot fix the error (an unreadable session, a
+        /// missing entitlement).
+        case signInAgain
+
+        /// Whether the person must confirm first, because the action removes the stored session.
+        public var needsConfirmation: Bool { self == .signInAgain }
     }
 
     /// What a feature needs.
@@ -66,6 +80,12 @@ public struct AuthGate: Sendable, Equatable {
         case (.optional, .success(let user)): return .content(user)
         case (.optional, _): return .content(nil)
         }
+    }
+
+    /// The actions a session-error screen offers for `error`: retry when it may pass, else
+    /// sign in again.
+    public static func actions(for error: AuthError) -> [SessionErrorAction] {
+        error.isRetryable ? [.retry] : [.signInAgain]
     }
 
     /// Whether a feature with `requirement` must ask the person to sign in first.

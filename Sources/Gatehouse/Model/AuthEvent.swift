@@ -12,4 +12,9 @@ public enum AuthEvent: Sendable, Equatable {
     case userUpdated(User)
     /// The user deleted their account.
     case userDeleted
+    /// The session could not be saved: it holds for this run, but a relaunch will not find it.
+    case storageFailed(AuthError)
+    /// The session store could not use its primary location and keeps the session in its
+    /// fallback (for example a macOS app without a keychain entitlement); reported once.
+    case storageFallback(AuthError)
 }

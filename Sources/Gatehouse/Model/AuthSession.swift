@@ -13,12 +13,21 @@ public struct AuthSession: Sendable, Equatable {
     public var operationStatus: OperationStatus
     /// The error from the last failed operation; cleared when a new operation starts.
     public var error: AuthError?
+    /// Why the session could not be saved, until a later save succeeds: the user stays signed
+    /// in for this run, but a relaunch will not find the session.
+    public var storageError: AuthError?
 
     /// Creates a session value.
-    public init(state: AuthState = .loading, operationStatus: OperationStatus = .idle, error: AuthError? = nil) {
+    public init(
+        state: AuthState = .loading,
+        operationStatus: OperationStatus = .idle,
+        error: AuthError? = nil,
+        storageError: AuthError? = nil
+    ) {
         self.state = state
         self.operationStatus = operationStatus
         self.error = error
+        self.storageError = storageError
     }
 
     /// Whether an auth operation is currently in progress.

@@ -26,11 +26,18 @@ extension AuthService {
     }
 
     /// Adopts a session the backend just issued, if nothing replaced the session meanwhile.
-    func establish(_ new: Session, startedIn started: Int) throws {
+    ///
+    /// The state is published at once; the write to the store is queued at once too (so it
+    /// lands before any later write or delete) and awaited, and a failed write is published.
+    func establish(_ new: Session, startedIn started: Int) async throws {
         guard started == generation else { throw AuthError.sessionSuperseded() }
+        guard storeHasBeenRead else {
+            // Never overwrite a store this process has not read (a locked keychain may hold
+            // another user's session); sign-ins check this before calling the backend.
+            throw AuthError.storedSessionRestored()
+        }
         let previous = currentUser
         beginGeneration()
-        persist(new)
         tokens = new
         session = .success(new.user)
         isSessionVerified = true
@@ -39,31 +46,26 @@ extension AuthService {
         } else {
             events.send(.signedIn(new.user))
         }
-    }
-
-    /// Writes the session to the store; a failure keeps the session for this run and is logged.
-    func persist(_ new: Session) {
-        do {
-            try store.save(new)
-        } catch {
-            configuration.log(.error, "Session could not be stored", ["error": "\(AuthError.wrapping(error).code)"])
-        }
+        await persist(new)
     }
 
     /// Forgets the session locally: store first, then state, then the event.
     /// - Returns: the store error, if the stored session could not be deleted.
     @discardableResult
-    func endSessionLocally(event: AuthEvent) -> AuthError? {
+    func endSessionLocally(event: AuthEvent) async -> AuthError? {
         let hadUser = currentUser != nil || tokens != nil
         beginGeneration()
+        tokens = nil
+        let ending = generation
         var failure: AuthError?
         do {
-            try store.delete()
+            try await deleteStored()
+            storeHasBeenRead = true
         } catch {
             failure = AuthError.wrapping(error)
-            configuration.log(.error, "Stored session could not be deleted", ["error": "\(failure!.code)"])
+            configuration.log(.error, "Stored session could not be deleted", ["code": failure!.code.rawValue])
         }
-        tokens = nil
+        guard ending == generation else { return failure }
         session = .success(nil)
         isSessionVerified = false
         if hadUser { events.send(event) }
@@ -72,27 +74,30 @@ extension AuthService {
 
     /// Reacts to a definitive server answer about `rejected`: adopts a newer stored session
     /// written by another process when there is one, else signs out locally.
-    func handleSessionEnded(by error: AuthError, rejected: Session) {
+    func handleSessionEnded(by error: AuthError, rejected: Session) async {
+        let started = generation
         if error.code == .refreshTokenAlreadyUsed,
-            let stored = try? store.load(),
+            let stored = try? await loadStored(),
             stored.user.id == rejected.user.id,
             stored.refreshToken != rejected.refreshToken
         {
+            guard started == generation else { return }
             configuration.log(.info, "Adopted a session refreshed by another process")
             tokens = stored
             return
         }
+        guard started == generation else { return }
         configuration.log(.info, "Server ended the session", ["code": error.code.rawValue])
-        endSessionLocally(event: error.code == .userNotFound ? .userDeleted : .signedOut)
+        await endSessionLocally(event: error.code == .userNotFound ? .userDeleted : .signedOut)
     }
 
     /// Replaces the signed-in user's profile after the backend reported a change.
-    func applyUser(_ user: User) {
+    func applyUser(_ user: User) async {
         guard var current = tokens, current.user.id == user.id, current.user != user else { return }
         current.user = user
         tokens = current
-        persist(current)
         session = .success(user)
         events.send(.userUpdated(user))
+        await persist(current)
     }
 }

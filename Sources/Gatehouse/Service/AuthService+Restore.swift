@@ -3,36 +3,84 @@ import Foundation
 extension AuthService {
     /// Restores the stored session and publishes it at once, with no network on the way.
     ///
-    /// Call it at launch (an `AuthGuardView` does). The session becomes `.success(user)` or
-    /// `.success(nil)` as soon as the store is read, even when the access token has expired;
-    /// verification (a refresh or a user lookup) then runs in the background and signs the
-    /// user out only on a definitive server answer. A store that cannot be read yields
-    /// `.failure` and leaves the stored session untouched: call this method again to retry.
+    /// Call it at launch (an `AuthGuardView` does, through ``restoreSessionIfNeeded()``). The
+    /// session becomes `.success(user)` or `.success(nil)` as soon as the store is read, even
+    /// when the access token has expired; verification (a refresh or a user lookup) then runs in
+    /// the background and signs the user out only on a definitive server answer. A store that
+    /// cannot be read (a keychain locked before the device's first unlock) yields `.failure`
+    /// and leaves the stored session untouched; the service restores again by itself when
+    /// ``protectedDataDidBecomeAvailable()`` is called (on UIKit platforms, when the system
+    /// says protected data is available or the app becomes active), and calling this method
+    /// again retries too. A restore already running is joined, not restarted.
     public func restoreSession() async {
         operationStatus = .pending
         operationError = nil
-        if case .success = session, tokens != nil {
+        await restoreStoredSession()
+        if let error = session.error {
+            operationStatus = .error
+            operationError = error
+        } else {
             operationStatus = .success
+        }
+    }
+
+    /// Restores the session only when that has not started yet (``session`` is
+    /// `.notInitiated`), joining a restore that is running: for views that may appear more
+    /// than once (a second window, a view shown again), so that appearing never restarts the
+    /// restore or cancels a sign-in in flight.
+    public func restoreSessionIfNeeded() async {
+        switch session {
+        case .notInitiated: await restoreSession()
+        case .loading: await restoreTask?.value
+        case .success, .failure: return
+        }
+    }
+
+    /// Tells the service that protected data (the keychain, protected files) can be read now.
+    ///
+    /// When the last restore failed because the store could not be read, it runs again. UIKit
+    /// platforms call this by themselves (`protectedDataDidBecomeAvailableNotification`, and
+    /// when the app becomes active); call it from other lifecycle signals you have.
+    public func protectedDataDidBecomeAvailable() async {
+        guard case .failure = session else { return }
+        await restoreSession()
+    }
+
+    /// Reads the store and publishes what it holds; joins a read already running.
+    func restoreStoredSession() async {
+        if let running = restoreTask {
+            await running.value
+            return
+        }
+        let task = Task { await self.readStoreAndPublish() }
+        restoreTask = task
+        await task.value
+        if restoreTask == task { restoreTask = nil }
+    }
+
+    private func readStoreAndPublish() async {
+        if case .success = session, tokens != nil {
             startVerification()
             return
         }
         session = .loading
+        let started = generation
         let stored: Session?
         do {
-            stored = try store.load()
+            stored = try await loadStored()
         } catch {
             let authError = AuthError.wrapping(error)
+            guard started == generation else { return }
             configuration.log(.warning, "Stored session could not be read", ["code": authError.code.rawValue])
             session = .failure(authError)
-            operationStatus = .error
-            operationError = authError
             return
         }
+        guard started == generation else { return }
         beginGeneration()
+        storeHasBeenRead = true
         tokens = stored
         session = .success(stored?.user)
         isSessionVerified = false
-        operationStatus = .success
         events.send(.initialSession(stored?.user))
         if stored != nil {
             startVerification()
@@ -77,7 +125,7 @@ extension AuthService {
                 } else {
                     let user = try await backend.user(for: current)
                     guard started == generation else { return }
-                    applyUser(user)
+                    await applyUser(user)
                 }
                 if started == generation { isSessionVerified = true }
                 return
@@ -85,7 +133,7 @@ extension AuthService {
                 let authError = AuthError.wrapping(error)
                 guard started == generation else { return }
                 if authError.endsSession {
-                    if let rejected = tokens { handleSessionEnded(by: authError, rejected: rejected) }
+                    if let rejected = tokens { await handleSessionEnded(by: authError, rejected: rejected) }
                     return
                 }
                 if authError.code == .badJWT, !refreshedForBadJWT {

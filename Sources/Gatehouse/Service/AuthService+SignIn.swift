@@ -11,11 +11,12 @@ extension AuthService {
         try await operation {
             let email = try Self.validatedEmail(email)
             try Self.validatePasswordPresent(password)
+            try await requireStoreRead()
             let started = generation
             let guest = tokens.flatMap { $0.user.isAnonymous ? $0 : nil }
             switch try await backend.signUp(email: email, password: password, upgrading: guest) {
             case .signedIn(let new):
-                try establish(new, startedIn: started)
+                try await establish(new, startedIn: started)
                 return .signedIn(new.user)
             case .confirmationRequired:
                 return .confirmationRequired(email: email)
@@ -35,9 +36,10 @@ extension AuthService {
         try await operation {
             let email = try Self.validatedEmail(email)
             try Self.validatePasswordPresent(password)
+            try await requireStoreRead()
             let started = generation
             let new = try await backend.signIn(email: email, password: password)
-            try establish(new, startedIn: started)
+            try await establish(new, startedIn: started)
             return new.user
         }
     }
@@ -47,9 +49,10 @@ extension AuthService {
     @discardableResult
     public func signInAnonymously() async throws -> User {
         try await operation {
+            try await requireStoreRead(keepingAStoredSession: true)
             let started = generation
             let new = try await backend.signInAnonymously()
-            try establish(new, startedIn: started)
+            try await establish(new, startedIn: started)
             return new.user
         }
     }
@@ -76,10 +79,11 @@ extension AuthService {
     @discardableResult
     public func signIn(with credential: IDTokenCredential) async throws -> User {
         try await operation {
+            try await requireStoreRead()
             let started = generation
             let guest = tokens.flatMap { $0.user.isAnonymous ? $0 : nil }
             let new = try await backend.signIn(with: credential, upgrading: guest)
-            try establish(new, startedIn: started)
+            try await establish(new, startedIn: started)
             return new.user
         }
     }
@@ -114,7 +118,7 @@ extension AuthService {
             let user = try await backend.updateUser(changes, for: current)
             guard started == generation else { throw AuthError.sessionSuperseded() }
             let wasAnonymous = current.user.isAnonymous
-            applyUser(user)
+            await applyUser(user)
             if wasAnonymous != user.isAnonymous {
                 _ = try? await refreshedSession()
             }
@@ -136,7 +140,7 @@ extension AuthService {
                 // Already gone: finish the local part.
             }
             guard started == generation else { throw AuthError.sessionSuperseded() }
-            if let failure = endSessionLocally(event: .userDeleted) { throw failure }
+            if let failure = await endSessionLocally(event: .userDeleted) { throw failure }
         }
     }
 
@@ -145,9 +149,10 @@ extension AuthService {
             let email = try Self.validatedEmail(email)
             let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !code.isEmpty else { throw AuthError.validationFailed("Enter the code from the e-mail.") }
+            try await requireStoreRead()
             let started = generation
             let new = try await backend.verifyCode(email: email, code: code, type: type)
-            try establish(new, startedIn: started)
+            try await establish(new, startedIn: started)
             return new.user
         }
     }

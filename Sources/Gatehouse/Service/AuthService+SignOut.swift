@@ -13,7 +13,7 @@ extension AuthService {
         let ending = tokens
         if scope == .others, ending != nil {
             operationStatus = .success
-        } else if let failure = endSessionLocally(event: .signedOut) {
+        } else if let failure = await endSessionLocally(event: .signedOut) {
             operationStatus = .error
             operationError = failure
         } else {
@@ -31,5 +31,21 @@ extension AuthService {
                 ]
             )
         }
+    }
+}
+
+extension AuthService {
+    /// Removes a stored session that could not be restored, and shows sign-in: the "Sign in
+    /// again" of a session-error screen (``AuthGate/SessionErrorAction/signInAgain``), for
+    /// errors retrying cannot fix. Ask the person first; their account and the app's data are
+    /// not touched. Never fails: a store that cannot be cleared is reported in ``operationError``,
+    /// and the next sign-in replaces what it holds.
+    public func discardStoredSession() async {
+        operationStatus = .pending
+        operationError = nil
+        let failure = await endSessionLocally(event: .signedOut)
+        storeHasBeenRead = true
+        operationStatus = failure == nil ? .success : .error
+        operationError = failure
     }
 }

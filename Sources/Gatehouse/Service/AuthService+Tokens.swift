@@ -13,9 +13,16 @@ extension AuthService {
     ///
     /// Any number of concurrent callers share one refresh request.
     ///
-    /// - Throws: ``ErrorCode/notSignedIn`` when nobody is signed in; the refresh's error when
+    /// Before the session has been restored, this restores it first. While the store cannot be
+    /// read (a keychain locked before the device's first unlock) it throws the store's error,
+    /// never ``ErrorCode/notSignedIn``: nobody can tell yet whether a user is signed in.
+    ///
+    /// - Throws: the store's error (``ErrorCode/storageLocked``) while the session could not be
+    ///   restored; ``ErrorCode/notSignedIn`` when nobody is signed in; the refresh's error when
     ///   refreshing fails (a definitive one also signs the user out).
     public func accessToken() async throws -> String {
+        await restoreSessionIfNeeded()
+        if let error = session.error { throw error }
         guard let current = tokens else { throw AuthError.notSignedIn() }
         if !current.expires(within: configuration.refreshLeeway, of: configuration.clock.now()) {
             return current.accessToken
@@ -33,53 +40,54 @@ extension AuthService {
     }
 
     func refreshedSession() async throws -> Session {
-        guard var current = tokens else { throw AuthError.notSignedIn() }
+        guard let entry = tokens else { throw AuthError.notSignedIn() }
         if let flight = refreshFlight, flight.generation == generation {
             return try await flight.task.value
-        }
-        // Another process sharing the store (an app extension, a second CLI run) may have
-        // rotated the token already: adopt its session rather than presenting a used token.
-        if let stored = try? store.load(), stored.user.id == current.user.id,
-            stored.refreshToken != current.refreshToken
-        {
-            configuration.log(.info, "Adopted a session refreshed by another process")
-            tokens = stored
-            current = stored
-            if !stored.expires(within: configuration.refreshLeeway, of: configuration.clock.now()) {
-                return stored
-            }
         }
         let started = generation
         let id = nextFlightID
         nextFlightID += 1
         let task = Task<Session, any Error> {
             defer { if self.refreshFlight?.id == id { self.refreshFlight = nil } }
+            var current = entry
+            // Another process sharing the store (an app extension, a second CLI run) may have
+            // rotated the token already: adopt its session rather than presenting a used token.
+            let stored = try? await self.loadStored()
+            guard started == self.generation else { throw AuthError.sessionSuperseded() }
+            if let stored, stored.user.id == entry.user.id, stored.refreshToken != entry.refreshToken {
+                self.configuration.log(.info, "Adopted a session refreshed by another process")
+                self.tokens = stored
+                current = stored
+                if !stored.expires(within: self.configuration.refreshLeeway, of: self.configuration.clock.now()) {
+                    return stored
+                }
+            }
             let fresh: Session
             do {
                 fresh = try await self.backend.refresh(current)
             } catch {
                 let authError = AuthError.wrapping(error)
                 guard started == self.generation else { throw AuthError.sessionSuperseded() }
-                if authError.endsSession { self.handleSessionEnded(by: authError, rejected: current) }
+                if authError.endsSession { await self.handleSessionEnded(by: authError, rejected: current) }
                 throw authError
             }
             guard started == self.generation else { throw AuthError.sessionSuperseded() }
-            self.adoptRefreshed(fresh)
+            await self.adoptRefreshed(fresh)
             return fresh
         }
         refreshFlight = RefreshFlight(id: id, generation: started, task: task)
         return try await task.value
     }
 
-    private func adoptRefreshed(_ fresh: Session) {
+    private func adoptRefreshed(_ fresh: Session) async {
         let previousUser = tokens?.user
         tokens = fresh
-        persist(fresh)
         isSessionVerified = true
         if previousUser != fresh.user {
             session = .success(fresh.user)
             events.send(.userUpdated(fresh.user))
         }
         events.send(.tokenRefreshed(fresh.user))
+        await persist(fresh)
     }
 }

@@ -45,8 +45,12 @@ public final class AuthService {
     /// A restored session is usable before this turns `true` (offline-first).
     public internal(set) var isSessionVerified = false
 
+    /// Why the session could not be saved, until a later save or delete succeeds. The session
+    /// holds for this run, but a relaunch will not find it.
+    public internal(set) var storageError: AuthError?
+
     @ObservationIgnored let backend: any AuthBackend
-    @ObservationIgnored let store: any SessionStore
+    @ObservationIgnored let storeQueue: SessionStoreQueue
     @ObservationIgnored let configuration: Configuration
     @ObservationIgnored let events = EventBroadcaster()
     /// The tokens of the signed-in user.
@@ -57,13 +61,20 @@ public final class AuthService {
     @ObservationIgnored var refreshFlight: RefreshFlight?
     @ObservationIgnored var nextFlightID = 0
     @ObservationIgnored var verification: Task<Void, Never>?
+    /// The store read in progress, joined by concurrent restores.
+    @ObservationIgnored var restoreTask: Task<Void, Never>?
+    /// Whether this process has read the store (or written or cleared it after reading): only
+    /// then may a sign-in replace what it holds.
+    @ObservationIgnored var storeHasBeenRead = false
+    @ObservationIgnored var lifecycleObservers: LifecycleObservers?
 
     /// Creates the service.
     ///
     /// - Parameters:
     ///   - backend: The authentication provider.
-    ///   - store: Where the session is kept; defaults to the keychain on Apple platforms and a
-    ///     0600 file under `~/.config/gatehouse` elsewhere.
+    ///   - store: Where the session is kept; defaults to the keychain on Apple platforms (an
+    ///     item named after the app's bundle identifier and the backend's
+    ///     ``AuthBackend/sessionScope``) and a 0600 file under `~/.config/gatehouse` elsewhere.
     ///   - configuration: Refresh, verification, clock and logging settings.
     public init(
         backend: any AuthBackend,
@@ -71,13 +82,23 @@ public final class AuthService {
         configuration: Configuration = Configuration()
     ) {
         self.backend = backend
-        self.store = store ?? Self.platformDefaultStore()
+        self.storeQueue = SessionStoreQueue(store ?? Self.platformDefaultStore(scope: backend.sessionScope))
         self.configuration = configuration
+        self.lifecycleObservers = LifecycleObservers.observe(self)
     }
 
-    /// The value a view reads: state, operation status and error together.
+    /// The store the session is kept in.
+    public nonisolated var store: any SessionStore { storeQueue.store }
+
+    /// The value a view reads: state, operation status and errors together.
     public var authSession: AuthSession {
-        AuthSession(state: state, operationStatus: operationStatus, error: operationError)
+        AuthSession(state: state, operationStatus: operationStatus, error: operationError, storageError: storageError)
+    }
+
+    /// What a settings screen shows about the account: signed in, guest or signed out, with a
+    /// masked identifier and whether the server has confirmed the session.
+    public var accountStatus: AccountStatus {
+        AccountStatus(session: session, isConfirmedByServer: isSessionVerified)
     }
 
     /// Who is signed in.
@@ -108,9 +129,9 @@ public final class AuthService {
         if operationStatus == .error { operationStatus = .idle }
     }
 
-    private static func platformDefaultStore() -> any SessionStore {
+    private static func platformDefaultStore(scope: String) -> any SessionStore {
         #if canImport(Security)
-        return KeychainSessionStore()
+        return KeychainSessionStore.standard(scope: scope)
         #else
         return FileSessionStore()
         #endif

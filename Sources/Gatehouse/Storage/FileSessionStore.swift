@@ -11,7 +11,9 @@ import Darwin
 /// A session store that keeps the session in one JSON file readable only by its owner.
 ///
 /// The default store on Linux. The file is created with mode 0600 inside a folder with mode
-/// 0700, under `$XDG_CONFIG_HOME` (or `~/.config`). Every write goes to a temporary file that
+/// 0700, under `$XDG_CONFIG_HOME` (or `~/.config`); on iOS, tvOS, watchOS and visionOS under
+/// Application Support, with `completeUntilFirstUserAuthentication` protection and excluded
+/// from backups. Every write goes to a temporary file that
 /// is flushed to disk and then renamed over the old one, so a crash leaves either the old or
 /// the new session, never half of one.
 ///
@@ -27,26 +29,39 @@ public struct FileSessionStore: SessionStore {
         self.fileURL = fileURL
     }
 
-    /// Creates a store at `<config>/<namespace>/<name>.json`, where `<config>` is
-    /// `$XDG_CONFIG_HOME` or `~/.config`.
+    /// Creates a store at `<directory>/<name>.json`, where `<directory>` is
+    /// ``defaultDirectory(namespace:environment:)``.
     public init(namespace: String = "gatehouse", name: String = "session") {
         self.init(fileURL: Self.defaultDirectory(namespace: namespace).appendingPathComponent("\(name).json"))
     }
 
-    /// `$XDG_CONFIG_HOME/<namespace>`, or `~/.config/<namespace>` when the variable is unset or relative.
+    /// Where sessions live by default: on iOS, tvOS, watchOS and visionOS the app's Application
+    /// Support folder (protected until the first unlock, excluded from backups); elsewhere
+    /// `$XDG_CONFIG_HOME/<namespace>`, or `~/.config/<namespace>` when the variable is unset or
+    /// relative.
     public static func defaultDirectory(
         namespace: String = "gatehouse",
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        return applicationSupportDirectory(namespace: namespace)
+        #else
         let base: URL
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             base = URL(fileURLWithPath: xdg, isDirectory: true)
         } else {
-            let home =
-                environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? FileManager.default.homeDirectoryForCurrentUser
-            base = home.appendingPathComponent(".config", isDirectory: true)
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
         }
+        return base.appendingPathComponent(namespace, isDirectory: true)
+        #endif
+    }
+
+    /// `<Application Support>/<namespace>` in the app's container (or the user's Library on macOS).
+    public static func applicationSupportDirectory(namespace: String = "gatehouse") -> URL {
+        let base =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
         return base.appendingPathComponent(namespace, isDirectory: true)
     }
 
@@ -56,6 +71,7 @@ public struct FileSessionStore: SessionStore {
             guard let read = try FileIO.readIfPresent(fileURL.path) else { return nil }
             data = read
         } catch {
+            if FileProtection.meansLocked(error) { throw AuthError.storageLocked() }
             throw AuthError.storageFailure("reading \(fileURL.path): \(error)")
         }
         do {
@@ -73,8 +89,10 @@ public struct FileSessionStore: SessionStore {
             if let existing = try FileIO.readIfPresent(path), (try? StoredSessionFile.decode(existing)) == nil {
                 try FileIO.rename(path, to: path + ".corrupt")
             }
+            FileProtection.protect(directory: directory)
             try FileIO.writeAtomically(StoredSessionFile.encode(session), to: path, directory: directory)
         } catch {
+            if FileProtection.meansLocked(error) { throw AuthError.storageLocked() }
             throw AuthError.storageFailure("writing \(path): \(error)")
         }
     }

@@ -2,8 +2,9 @@
 ///
 /// Gatehouse ships ``FileSessionStore`` (the Linux default: one 0600 JSON file),
 /// ``KeychainSessionStore`` (Apple platforms) and ``InMemorySessionStore`` (tests, previews).
-/// The calls are synchronous so that ``AuthService`` can check and write with no suspension
-/// point between them.
+/// The calls are synchronous and may block (a keychain call can take a while at launch);
+/// ``AuthService`` never makes them on the main actor: it runs them one at a time, in the order
+/// it issued them, on a serial queue of its own.
 ///
 /// Implementations throw ``AuthError`` values and keep three outcomes apart: nothing stored
 /// (`load()` returns `nil`), a store that cannot be read right now (``ErrorCode/storageLocked``,
@@ -23,4 +24,13 @@ public protocol SessionStore: Sendable {
 
     /// Removes the stored session. Removing when nothing is stored succeeds.
     func delete() throws
+
+    /// Notices gathered since the last call (a fallback taken, for example), each reported once.
+    /// Stores without any return an empty list (the default).
+    func takeNotices() -> [StorageNotice]
+}
+
+extension SessionStore {
+    /// No notices.
+    public func takeNotices() -> [StorageNotice] { [] }
 }

@@ -1,10 +1,17 @@
+// Apple-only call sites in this file (SwiftUI): View, ProgressView, VStack, Text, Button,
+// ForEach, confirmationDialog, .environment(_:) and .task. The routing, the actions and the
+// texts come from AuthGate and AuthGateTexts, which are tested on Linux.
 #if canImport(SwiftUI)
 public import SwiftUI
 
 /// A root view for gate mode: progress while restoring, sign-in when nobody is signed in,
-/// the app when someone is, and a retry when the stored session could not be read.
+/// the app when someone is, and a session-error screen when the stored session could not be
+/// read (retry when the error may pass, "Sign in again" after a confirmation when it cannot).
 ///
-/// All routing decisions come from ``AuthGate``; this view only draws them.
+/// All routing decisions come from ``AuthGate``; this view only draws them. It restores the
+/// session once (``AuthService/restoreSessionIfNeeded()``), so a second window or a view shown
+/// again never restarts the restore or cancels a sign-in, and it puts the service in the
+/// environment for the views below (`@Environment(AuthService.self)`).
 ///
 /// ```swift
 /// AuthGuardView(auth: auth) { user in MainTabView() } signIn: { SignInView() }
@@ -13,24 +20,29 @@ public import SwiftUI
 public struct AuthGuardView<Content: View, SignIn: View>: View {
     private let auth: AuthService
     private let gate: AuthGate
+    private let texts: AuthGateTexts
     private let content: (User?) -> Content
     private let signIn: () -> SignIn
+    @State private var confirmingSignInAgain = false
 
     /// Creates the view.
     ///
     /// - Parameters:
     ///   - auth: The app's one ``AuthService``.
     ///   - gate: `.gate` (the default) or `.optional`.
+    ///   - texts: The session-error screen's words (localizable defaults).
     ///   - content: The app, given the signed-in user (`nil` only in optional mode).
     ///   - signIn: The sign-in screen.
     public init(
         auth: AuthService,
         gate: AuthGate = .gate,
+        texts: AuthGateTexts = AuthGateTexts(),
         @ViewBuilder content: @escaping (User?) -> Content,
         @ViewBuilder signIn: @escaping () -> SignIn
     ) {
         self.auth = auth
         self.gate = gate
+        self.texts = texts
         self.content = content
         self.signIn = signIn
     }
@@ -45,15 +57,34 @@ public struct AuthGuardView<Content: View, SignIn: View>: View {
             case .content(let user):
                 content(user)
             case .sessionError(let error):
-                VStack(spacing: 12) {
-                    Text("Could not restore your session.").font(.headline)
-                    Text(error.recoverySuggestion ?? error.message).font(.footnote)
-                    Button("Retry") { Task { await auth.restoreSession() } }
-                }
-                .padding()
+                sessionError(error)
             }
         }
-        .task { await auth.restoreSession() }
+        .environment(auth)
+        .task { await auth.restoreSessionIfNeeded() }
+    }
+
+    private func sessionError(_ error: AuthError) -> some View {
+        VStack(spacing: 12) {
+            Text(texts.errorTitle).font(.headline)
+            Text(error.recoverySuggestion ?? error.message).font(.footnote)
+            ForEach(AuthGate.actions(for: error), id: \.self) { action in
+                Button(texts.label(for: action)) {
+                    if action.needsConfirmation {
+                        confirmingSignInAgain = true
+                    } else {
+                        Task { await auth.restoreSession() }
+                    }
+                }
+            }
+        }
+        .padding()
+        .confirmationDialog(texts.confirmTitle, isPresented: $confirmingSignInAgain, titleVisibility: .visible) {
+            Button(texts.confirmAction, role: .destructive) { Task { await auth.discardStoredSession() } }
+            Button(texts.cancel, role: .cancel) {}
+        } message: {
+            Text(texts.confirmMessage)
+        }
     }
 }
 #endif

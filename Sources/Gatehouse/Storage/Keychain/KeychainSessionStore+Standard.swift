@@ -1,0 +1,76 @@
+public import Foundation
+
+extension KeychainSessionStore {
+    /// The store ``AuthService`` uses by default on Apple platforms, given its keychain calls.
+    ///
+    /// - The item's service names the app and the server
+    ///   (``defaultService(bundleIdentifier:scope:)``), so apps of one team, and staging and
+    ///   production, never share a session.
+    /// - The item of earlier releases (service `gatehouse`, account `session`, in the app's
+    ///   default group) is moved here on first read, so updating the SDK signs nobody out.
+    /// - Without a keychain entitlement the session is kept in a 0600 file in Application
+    ///   Support (`<bundle id>/gatehouse-session-<scope>.json`).
+    ///
+    /// - Parameters:
+    ///   - scope: The backend's ``AuthBackend/sessionScope`` (the server's host).
+    ///   - accessGroup: An access group shared with the app's extensions, or `nil`.
+    ///   - accessibility: When the item can be read.
+    ///   - bundleIdentifier: The app's bundle identifier.
+    ///   - fallbackDirectory: Where the fallback file goes; defaults to Application Support.
+    ///   - client: The keychain calls.
+    public static func standard(
+        scope: String,
+        accessGroup: String? = nil,
+        accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
+        bundleIdentifier: String? = Bundle.main.bundleIdentifier,
+        fallbackDirectory: URL? = nil,
+        client: KeychainClient
+    ) -> KeychainSessionStore {
+        let directory =
+            fallbackDirectory ?? FileSessionStore.applicationSupportDirectory(namespace: bundleIdentifier ?? "gatehouse")
+        let safeScope = String(scope.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        return KeychainSessionStore(
+            service: defaultService(bundleIdentifier: bundleIdentifier, scope: scope),
+            accessGroup: accessGroup,
+            accessibility: accessibility,
+            migratingFrom: [KeychainQuery(service: "gatehouse", account: "session")],
+            fallback: FileSessionStore(
+                fileURL: directory.appendingPathComponent("gatehouse-session-\(safeScope).json")
+            ),
+            client: client
+        )
+    }
+}
+
+#if canImport(Security)
+extension KeychainSessionStore {
+    /// Creates a store for one item in this device's keychain.
+    public init(
+        service: String,
+        account: String = "session",
+        accessGroup: String? = nil,
+        accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
+        migratingFrom: [KeychainQuery] = [],
+        fallback: (any SessionStore)? = nil
+    ) {
+        self.init(
+            service: service,
+            account: account,
+            accessGroup: accessGroup,
+            accessibility: accessibility,
+            migratingFrom: migratingFrom,
+            fallback: fallback,
+            client: .live
+        )
+    }
+
+    /// The default store on this device's keychain (see ``standard(scope:accessGroup:accessibility:bundleIdentifier:fallbackDirectory:client:)``).
+    public static func standard(
+        scope: String,
+        accessGroup: String? = nil,
+        accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly
+    ) -> KeychainSessionStore {
+        standard(scope: scope, accessGroup: accessGroup, accessibility: accessibility, client: .live)
+    }
+}
+#endif
