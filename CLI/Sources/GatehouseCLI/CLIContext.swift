@@ -60,7 +60,8 @@ public final class CLIContext {
             email: user?.email,
             accessTokenExpiresAt: auth.accessTokenExpiresAt,
             verified: auth.isSessionVerified,
-            error: auth.session.error?.message
+            error: auth.session.error?.message,
+            account: auth.accountStatus
         )
     }
 

@@ -1,5 +1,5 @@
 public import Foundation
-import Gatehouse
+public import Gatehouse
 
 /// What `gatehouse status` and `gatehouse whoami` report, as text or JSON.
 public struct StatusReport: Sendable, Equatable, Encodable {
@@ -12,6 +12,8 @@ public struct StatusReport: Sendable, Equatable, Encodable {
     public var verified: Bool
     /// Why the session could not be read, when it could not.
     public var error: String?
+    /// The account status a settings screen shows (the SDK's ``AccountStatus``).
+    public var account: AccountStatus?
 
     /// Creates a report.
     public init(
@@ -22,7 +24,8 @@ public struct StatusReport: Sendable, Equatable, Encodable {
         email: String?,
         accessTokenExpiresAt: Date?,
         verified: Bool,
-        error: String? = nil
+        error: String? = nil,
+        account: AccountStatus? = nil
     ) {
         self.server = server
         self.signedIn = signedIn
@@ -32,6 +35,7 @@ public struct StatusReport: Sendable, Equatable, Encodable {
         self.accessTokenExpiresAt = accessTokenExpiresAt
         self.verified = verified
         self.error = error
+        self.account = account
     }
 
     enum CodingKeys: String, CodingKey {
@@ -39,6 +43,32 @@ public struct StatusReport: Sendable, Equatable, Encodable {
         case signedIn = "signed_in"
         case userID = "user_id"
         case accessTokenExpiresAt = "access_token_expires_at"
+        case account = "account_status"
+    }
+
+    private enum AccountKeys: String, CodingKey {
+        case kind, summary
+        case maskedIdentifier = "masked_identifier"
+        case confirmedByServer = "confirmed_by_server"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(server, forKey: .server)
+        try container.encode(signedIn, forKey: .signedIn)
+        try container.encode(guest, forKey: .guest)
+        try container.encodeIfPresent(userID, forKey: .userID)
+        try container.encodeIfPresent(email, forKey: .email)
+        try container.encodeIfPresent(accessTokenExpiresAt, forKey: .accessTokenExpiresAt)
+        try container.encode(verified, forKey: .verified)
+        try container.encodeIfPresent(error, forKey: .error)
+        if let account {
+            var nested = container.nestedContainer(keyedBy: AccountKeys.self, forKey: .account)
+            try nested.encode(account.kind.rawValue, forKey: .kind)
+            try nested.encodeIfPresent(account.maskedIdentifier, forKey: .maskedIdentifier)
+            try nested.encode(account.isConfirmedByServer, forKey: .confirmedByServer)
+            try nested.encode(account.summary, forKey: .summary)
+        }
     }
 
     /// Human-readable lines.
@@ -48,6 +78,7 @@ public struct StatusReport: Sendable, Equatable, Encodable {
             return "Not signed in to \(server).\nRun `gatehouse login` to sign in."
         }
         var lines = ["Signed in to \(server) as \(email ?? "a guest")\(guest ? " (guest)" : "")"]
+        if let account { lines.append("  account:  \(account.summary)") }
         if let userID { lines.append("  user id:  \(userID)") }
         if let accessTokenExpiresAt {
             let seconds = Int(accessTokenExpiresAt.timeIntervalSince(now))

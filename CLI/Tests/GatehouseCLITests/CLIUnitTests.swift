@@ -74,9 +74,14 @@ struct CLIUnitTests {
             userID: "u1",
             email: "ada@example.com",
             accessTokenExpiresAt: Date(timeIntervalSince1970: 1_700_000_000),
-            verified: true
+            verified: true,
+            account: AccountStatus(kind: .signedIn, maskedIdentifier: "a•••@example.com", isConfirmedByServer: true)
         )
         let json = JSONOutput.render(report)
+        #expect(json.contains(#""kind":"signed_in""#))
+        #expect(json.contains(#""masked_identifier":"a•••@example.com""#))
+        #expect(json.contains(#""confirmed_by_server":true"#))
+        #expect(report.text().contains("account:  Signed in · a•••@example.com · confirmed by the server"))
         #expect(json.contains(#""signed_in":true"#))
         #expect(json.contains(#""access_token_expires_at":"2023-11-14T22:13:20.000Z""#))
         #expect(JSONOutput.render(CLIError.usage("bad")).contains(#""code":"validation_failed""#))

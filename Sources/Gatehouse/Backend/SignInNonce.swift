@@ -1,3 +1,5 @@
+// Apple-only call sites in this file: CryptoKit's SHA256 (every Apple platform); elsewhere
+// swift-crypto's Crypto module, which has the same API.
 #if canImport(CryptoKit)
 import CryptoKit
 #else

@@ -1,3 +1,5 @@
+// Apple-only call sites in this file: KeychainSessionStore.standard(scope:) (the keychain on
+// Apple platforms, Security framework) as the default store; elsewhere FileSessionStore.
 import Foundation
 public import Observation
 

@@ -1,3 +1,7 @@
+// Platform-specific code in this file: on iOS, tvOS, watchOS and visionOS the default folder is
+// Application Support (FileManager.urls(for:in:), available everywhere); macOS and Linux use
+// $XDG_CONFIG_HOME or $HOME/.config (NSHomeDirectory(), available everywhere). The data
+// protection calls are in FileProtection.swift.
 public import Foundation
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+// Apple-only call sites in this file: KeychainClient.live (Security framework, in
+// KeychainClient+Security.swift) in the convenience initialisers at the end.
 public import Foundation
 
 extension KeychainSessionStore {
