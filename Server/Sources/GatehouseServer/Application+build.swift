@@ -30,18 +30,9 @@ public func buildServer(
     now: @escaping @Sendable () -> Date = { Date() },
     logger: Logger
 ) async throws -> GatehouseServerApp {
-    let storage: any AuthStorage
-    let limiter: any RateLimiter
-    if case .postgres(let settings) = configuration.database {
-        let postgres = try await PostgresStorage.open(settings, logger: logger)
-        storage = postgres
-        limiter = postgres.rateLimiter
-    } else {
-        storage = try await SQLiteStorage.open(configuration.database, logger: logger)
-        limiter = MemoryRateLimiter()
-    }
-    try await storage.migrate()
-    let secret = try ServerSecret.load(configuration: configuration)
+    let database = try await ServerDatabase.open(configuration, logger: logger)
+    let storage = database.storage
+    let secret = try database.serverSecret()
     let auth = AuthContext(
         configuration: configuration,
         storage: storage,
@@ -50,7 +41,7 @@ public func buildServer(
         codes: OneTimeCodes(secret: secret),
         passwords: PasswordHasher(cost: configuration.bcryptCost),
         policy: PasswordPolicy.loadBundled(),
-        limiter: limiter,
+        limiter: database.rateLimiter,
         mailer: mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) }
             ?? LogMailer(logger: logger),
         idTokens: idTokenVerifiers(configuration: configuration, logger: logger),

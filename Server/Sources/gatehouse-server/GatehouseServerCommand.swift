@@ -24,7 +24,7 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Port to listen on (GATEHOUSE_PORT, default 9999).")
     var port: Int?
 
-    @Option(help: "SQLite path or sqlite:// URL (GATEHOUSE_DATABASE_URL, default ./gatehouse.sqlite).")
+    @Option(help: "SQLite path, sqlite:// or postgres:// URL (GATEHOUSE_DATABASE_URL, default ./gatehouse.sqlite).")
     var database: String?
 
     func configuration() throws -> ServerConfiguration {
@@ -78,11 +78,10 @@ extension GatehouseServerCommand {
         @OptionGroup var options: ServerOptions
 
         func run() async throws {
-            var logger = Logger(label: "gatehouse")
-            logger.logLevel = .error
-            let server = try await buildServer(configuration: try options.configuration(), logger: logger)
-            print(try await server.serviceRoleToken())
-            try await server.storage.close()
+            let configuration = try options.configuration()
+            try await options.withStorage { storage in
+                print(try await ServiceRoleToken.issue(configuration: configuration, storage: storage))
+            }
         }
     }
 
@@ -97,11 +96,11 @@ extension GatehouseServerCommand {
             @OptionGroup var options: ServerOptions
 
             func run() async throws {
-                let storage = try await options.openStorage()
-                for key in try await SigningKeyAdmin.list(storage: storage) {
-                    print("\(key.kid)  \(key.algorithm)  created \(key.createdAt)")
+                try await options.withStorage { storage in
+                    for key in try await SigningKeyAdmin.list(storage: storage) {
+                        print("\(key.kid)  \(key.algorithm)  created \(key.createdAt)")
+                    }
                 }
-                try await storage.close()
             }
         }
 
@@ -109,9 +108,9 @@ extension GatehouseServerCommand {
             @OptionGroup var options: ServerOptions
 
             func run() async throws {
-                let storage = try await options.openStorage()
-                print(try await SigningKeyAdmin.rotate(storage: storage))
-                try await storage.close()
+                try await options.withStorage { storage in
+                    print(try await SigningKeyAdmin.rotate(storage: storage))
+                }
             }
         }
 
@@ -120,26 +119,31 @@ extension GatehouseServerCommand {
             @Argument(help: "The kid of the key to retire.") var kid: String
 
             func run() async throws {
-                let storage = try await options.openStorage()
-                do {
-                    try await SigningKeyAdmin.retire(kid: kid, storage: storage)
-                } catch let error as ConfigurationError {
-                    try await storage.close()
-                    throw ValidationError("\(error.variable) \(error.problem).")
+                try await options.withStorage { storage in
+                    do {
+                        try await SigningKeyAdmin.retire(kid: kid, storage: storage)
+                    } catch let error as ConfigurationError {
+                        throw ValidationError("\(error.variable) \(error.problem).")
+                    }
                 }
-                try await storage.close()
             }
         }
     }
 }
 
 extension ServerOptions {
-    /// Opens and migrates the configured database without starting the server.
-    func openStorage() async throws -> any AuthStorage {
+    /// Opens and migrates the configured database (SQLite or PostgreSQL, see `ServerDatabase`)
+    /// without starting the server, logging only errors, runs `body` on its storage and closes it.
+    func withStorage(_ body: (any AuthStorage) async throws -> Void) async throws {
         var logger = Logger(label: "gatehouse")
         logger.logLevel = .error
-        let storage = try await SQLiteStorage.open(try configuration().database, logger: logger)
-        try await storage.migrate()
-        return storage
+        let database = try await ServerDatabase.open(try configuration(), logger: logger)
+        do {
+            try await body(database.storage)
+        } catch {
+            try? await database.close()
+            throw error
+        }
+        try await database.close()
     }
 }

@@ -208,7 +208,7 @@ struct ProtocolTests {
         // Instances on one database must share the secret: no secret file beside a URL.
         var shared = configuration
         shared.serverSecret = nil
-        #expect(throws: ConfigurationError.self) { try ServerSecret.load(configuration: shared) }
+        #expect(throws: ConfigurationError.self) { try ServerDatabase.serverSecret(for: shared) }
         #expect(PostgresExecutor.numberedPlaceholders("a = ? AND b IN (?, ?)") == "a = $1 AND b IN ($2, $3)")
     }
 }

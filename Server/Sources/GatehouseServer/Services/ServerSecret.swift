@@ -9,7 +9,8 @@ import Darwin
 
 /// The server's own secret: the key of refresh-token and code HMACs. It is kept outside the
 /// database (configuration, or a 0600 file beside it) so that a database dump alone can
-/// neither mint refresh tokens nor invert stored codes.
+/// neither mint refresh tokens nor invert stored codes. Which source a database uses is
+/// ``ServerDatabase``'s rule.
 struct ServerSecret: Sendable {
     let key: SymmetricKey
 
@@ -17,39 +18,29 @@ struct ServerSecret: Sendable {
         self.key = key
     }
 
-    /// From configuration, or from `<database>.secret`, created with 32 random bytes on first start;
-    /// a random secret for an in-memory database.
-    static func load(configuration: ServerConfiguration) throws -> ServerSecret {
-        if let text = configuration.serverSecret {
-            return ServerSecret(key: SymmetricKey(data: SHA256.hash(data: Data(text.utf8))))
-        }
-        if case .postgres = configuration.database {
-            throw ConfigurationError(
-                variable: "GATEHOUSE_SERVER_SECRET",
-                problem: "must be set with PostgreSQL: every instance needs the same secret (at least 32 bytes)"
-            )
-        }
-        guard case .sqliteFile(let path) = configuration.database else {
-            return ServerSecret(key: SymmetricKey(size: .bits256))
-        }
-        let secretPath = path + ".secret"
-        if let data = FileManager.default.contents(atPath: secretPath) {
+    /// The secret from its configured text (`GATEHOUSE_SERVER_SECRET`).
+    init(text: String) {
+        self.init(key: SymmetricKey(data: SHA256.hash(data: Data(text.utf8))))
+    }
+
+    /// A random secret for a database that lives only as long as the process.
+    static func ephemeral() -> ServerSecret {
+        ServerSecret(key: SymmetricKey(size: .bits256))
+    }
+
+    /// The secret kept in a 0600 file at `path`, created with 32 random bytes on first use.
+    static func file(at path: String) throws -> ServerSecret {
+        if let data = FileManager.default.contents(atPath: path) {
             guard data.count == 32 else {
-                throw ConfigurationError(
-                    variable: "GATEHOUSE_SERVER_SECRET",
-                    problem: "file \(secretPath) is not 32 bytes"
-                )
+                throw ConfigurationError(variable: "GATEHOUSE_SERVER_SECRET", problem: "file \(path) is not 32 bytes")
             }
             return ServerSecret(key: SymmetricKey(data: data))
         }
         let key = SymmetricKey(size: .bits256)
         let bytes = key.withUnsafeBytes { Data($0) }
-        let fd = open(secretPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw ConfigurationError(
-                variable: "GATEHOUSE_SERVER_SECRET",
-                problem: "file \(secretPath) could not be created"
-            )
+            throw ConfigurationError(variable: "GATEHOUSE_SERVER_SECRET", problem: "file \(path) could not be created")
         }
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         fsync(fd)

@@ -40,6 +40,20 @@ enum TestDatabase {
         isPostgres ? "test-secret-" + directory.lastPathComponent : nil
     }
 
+    /// The database as a `GATEHOUSE_DATABASE_URL` value, for server processes.
+    static func url(of database: ServerConfiguration.Database) -> String {
+        switch database {
+        case .sqliteFile(let path):
+            return path
+        case .postgres(let settings):
+            let password = settings.password.map { ":" + $0 } ?? ""
+            return "postgres://\(settings.username)\(password)@\(settings.host):\(settings.port)/\(settings.database)"
+                + "?sslmode=disable"
+        case .sqliteMemory:
+            return ":memory:"
+        }
+    }
+
     /// Every row of the database as text, to check what is (not) stored.
     static func contents(of database: ServerConfiguration.Database) async throws -> String {
         switch database {

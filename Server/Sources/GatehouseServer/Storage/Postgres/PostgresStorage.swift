@@ -85,7 +85,7 @@ public final class PostgresStorage: AuthStorage {
     }
 
     public func read<Result: Sendable>(
-        _ body: @escaping @Sendable (any StorageTransaction) async throws -> Result
+        _ body: @escaping @Sendable (any StorageReader) async throws -> Result
     )
         async throws -> Result
     {

@@ -118,11 +118,11 @@ public final class SQLiteStorage: AuthStorage {
     }
 
     public func read<Result: Sendable>(
-        _ body: @escaping @Sendable (any StorageTransaction) async throws -> Result
+        _ body: @escaping @Sendable (any StorageReader) async throws -> Result
     )
         async throws -> Result
     {
-        guard let readers else { return try await transaction(body) }
+        guard let readers else { return try await transaction { try await body($0) } }
         return try await readers.withConnection { connection in
             try await body(SQLTransaction(executor: SQLiteExecutor(handle: connection)))
         }

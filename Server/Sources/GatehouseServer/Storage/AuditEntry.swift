@@ -1,0 +1,18 @@
+public import Foundation
+
+/// One audit-log line: who did what, from where. Never a secret.
+public struct AuditEntry: Sendable, Equatable {
+    public var at: Date
+    public var action: String
+    public var actorID: UUID?
+    public var ip: String?
+    public var detail: String?
+
+    public init(at: Date, action: String, actorID: UUID? = nil, ip: String? = nil, detail: String? = nil) {
+        self.at = at
+        self.action = action
+        self.actorID = actorID
+        self.ip = ip
+        self.detail = detail
+    }
+}

@@ -1,0 +1,30 @@
+public import Foundation
+
+/// The reads of the storage: all that ``AuthStorage/read(_:)`` offers, and what a
+/// ``StorageTransaction`` offers besides its writes.
+///
+/// No method here changes a row, so a body given a reader cannot write by mistake.
+///
+/// ```swift
+/// let user = try await storage.read { try await $0.user(email: "ada@example.com") }
+/// ```
+public protocol StorageReader: Sendable {
+    func user(id: UUID) async throws -> UserRecord?
+    func user(email: String) async throws -> UserRecord?
+    /// A page of users by creation time, and the total count.
+    func listUsers(offset: Int, limit: Int) async throws -> ([UserRecord], Int)
+
+    func session(id: UUID) async throws -> SessionRecord?
+    /// A session and its user in one read (every authenticated request and refresh needs both).
+    func sessionWithUser(id: UUID) async throws -> (SessionRecord, UserRecord)?
+
+    func code(userID: UUID, purpose: String) async throws -> CodeRecord?
+    func code(linkHash: String) async throws -> CodeRecord?
+
+    /// The identity for a provider subject, if linked.
+    func identity(provider: String, subject: String) async throws -> IdentityRecord?
+
+    func signingKeys() async throws -> [SigningKeyRecord]
+
+    func auditEntries(limit: Int) async throws -> [AuditEntry]
+}

@@ -1,0 +1,44 @@
+public import Foundation
+
+/// The operations available inside a transaction: every read of ``StorageReader`` and the writes.
+///
+/// Given only to the body of ``AuthStorage/transaction(_:)``, which may run more than once:
+/// the body must not act outside the transaction.
+public protocol StorageTransaction: StorageReader {
+    func insertUser(_ user: UserRecord) async throws
+    func updateUser(_ user: UserRecord) async throws
+    /// Deletes a user and, by cascade, its sessions and codes.
+    func deleteUser(id: UUID) async throws
+
+    func insertSession(_ session: SessionRecord) async throws
+    /// Moves the counter from `expected` to `expected + 1` if it is still `expected`.
+    /// - Returns: whether this call won the rotation.
+    func rotateSession(id: UUID, expectedCounter: Int64, at now: Date) async throws -> Bool
+    func deleteSession(id: UUID) async throws
+    /// Deletes every session of a user, except `except` when given; returns how many.
+    @discardableResult
+    func deleteSessions(userID: UUID, except: UUID?) async throws -> Int
+
+    /// Stores a code, replacing the user's previous code of the same purpose.
+    func upsertCode(_ code: CodeRecord) async throws
+    func updateCodeAttempts(userID: UUID, purpose: String, attempts: Int) async throws
+    func deleteCode(userID: UUID, purpose: String) async throws
+
+    /// Links an identity; a (provider, subject) pair linked already is `StorageError.duplicateIdentity`.
+    func insertIdentity(_ identity: IdentityRecord) async throws
+    func updateIdentity(_ identity: IdentityRecord) async throws
+    /// Unlinks one of the user's identities; returns whether it existed.
+    func deleteIdentity(id: UUID, userID: UUID) async throws -> Bool
+
+    /// Records an ID-token nonce as used until `expiresAt`.
+    /// - Returns: `false` when it was used already (a replay).
+    func consumeNonce(provider: String, hash: String, expiresAt: Date, now: Date) async throws -> Bool
+
+    /// Serializes key creation between instances starting together (held until commit).
+    func lockSigningKeys() async throws
+    func insertSigningKey(_ key: SigningKeyRecord) async throws
+    /// Removes a key; tokens it signed stop verifying.
+    func deleteSigningKey(kid: String) async throws -> Bool
+
+    func appendAudit(_ entry: AuditEntry) async throws
+}

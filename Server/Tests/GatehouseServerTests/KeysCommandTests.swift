@@ -1,0 +1,94 @@
+import Foundation
+import GatehouseServer
+import HTTPTypes
+import Testing
+
+/// `gatehouse-server keys list|rotate|retire` and `admin-token`, run as the built binary against
+/// the suite's database: a SQLite file, or the PostgreSQL database when the suite runs there.
+@Suite("Key and admin-token commands")
+struct KeysCommandTests {
+    struct Run: Sendable {
+        var status: Int32
+        var output: String
+        var errors: String
+        var lines: [String] { output.split(separator: "\n").map(String.init) }
+    }
+
+    /// Runs `gatehouse-server` with `arguments` on the database at `url`.
+    static func run(_ arguments: [String], database url: String) async throws -> Run {
+        let process = Process()
+        process.executableURL = ServerInstance.binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GATEHOUSE_") }
+        environment["GATEHOUSE_DATABASE_URL"] = url
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let (out, err) = await Blocking.run {
+            (output.fileHandleForReading.readDataToEndOfFile(), errors.fileHandleForReading.readDataToEndOfFile())
+        }
+        await Blocking.waitUntilExit(process)
+        return Run(
+            status: process.terminationStatus,
+            output: String(decoding: out, as: UTF8.self),
+            errors: String(decoding: err, as: UTF8.self)
+        )
+    }
+
+    @Test func keysRotateListAndRetireWorkOnTheConfiguredDatabase() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gatehouse-keys-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = TestDatabase.url(of: try await TestDatabase.database(for: directory))
+
+        // Given a database the server never opened, when keys are rotated twice,
+        let first = try await Self.run(["keys", "rotate"], database: url)
+        #expect(first.status == 0, "\(first.errors)")
+        let second = try await Self.run(["keys", "rotate"], database: url)
+        #expect(second.status == 0, "\(second.errors)")
+        let oldKid = first.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let newKid = second.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(oldKid.count == 16 && newKid.count == 16 && oldKid != newKid)
+
+        // then the list shows both, oldest first.
+        let listed = try await Self.run(["keys", "list"], database: url)
+        #expect(listed.status == 0, "\(listed.errors)")
+        #expect(listed.lines.count == 2)
+        #expect(listed.lines.first?.hasPrefix(oldKid + "  ES256") == true, "\(listed.output)")
+        #expect(listed.lines.last?.hasPrefix(newKid + "  ES256") == true, "\(listed.output)")
+
+        // A kid that names no key, or the signing key, is refused with a message; nothing changes.
+        let unknown = try await Self.run(["keys", "retire", "0000000000000000"], database: url)
+        #expect(unknown.status != 0)
+        #expect(unknown.errors.contains("names no stored key"), "\(unknown.errors)")
+        let signing = try await Self.run(["keys", "retire", newKid], database: url)
+        #expect(signing.status != 0)
+        #expect(signing.errors.contains("rotate first"), "\(signing.errors)")
+        #expect(try await Self.run(["keys", "list"], database: url).lines.count == 2)
+
+        // Retiring the older key leaves the newer one.
+        let retired = try await Self.run(["keys", "retire", oldKid], database: url)
+        #expect(retired.status == 0, "\(retired.errors)")
+        let after = try await Self.run(["keys", "list"], database: url)
+        #expect(after.lines.count == 1 && after.lines.first?.hasPrefix(newKid) == true, "\(after.output)")
+
+        // admin-token signs with that key, and the server on the same database accepts it.
+        let token = try await Self.run(["admin-token"], database: url)
+        #expect(token.status == 0, "\(token.errors)")
+        let admin = token.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(admin.split(separator: ".").count == 3)
+        let header = JWTTests.decode(String(admin.split(separator: ".")[0]))
+        #expect(header["kid"] as? String == newKid)
+        let harness = try await Harness.make(directory: directory)
+        try await harness.live { client in
+            #expect(try await client.get("/admin/users", bearer: admin).status == .ok)
+            let keys = try await client.get("/.well-known/jwks.json")["keys"] as? [[String: Any]]
+            #expect(keys?.compactMap { $0["kid"] as? String } == [newKid])
+        }
+    }
+}
