@@ -94,23 +94,33 @@ struct SessionErrorGateTests {
 
     @Test func aViewShownAgainDoesNotCancelASignInInFlight() async throws {
         let fixture = Fixture()
-        await fixture.service.restoreSessionIfNeeded()
-        await fixture.backend.setLatency(.milliseconds(50))
-        let signIn = Task { try await fixture.service.signInAnonymously() }
-        await Task.yield()
-        await fixture.service.restoreSessionIfNeeded()  // a second window appears
+        let gated = GatedBackend(fixture.backend)
+        let service = fixture.relaunched(backend: gated)
+        await service.restoreSessionIfNeeded()
+        await gated.close(.signInAnonymously)
+        let signIn = Task { try await service.signInAnonymously() }
+        await gated.waitForWaiters(.signInAnonymously)
+
+        await service.restoreSessionIfNeeded()  // a second window appears
+        await gated.open(.signInAnonymously)
+
         let user = try await signIn.value
-        #expect(fixture.service.currentUser == user)
+        #expect(service.currentUser == user)
     }
 
-    @Test func aFullRestoreDuringASignInWouldHaveCancelledIt() async throws {
-        // The reason the gate uses restoreSessionIfNeeded(): restoreSession() starts over.
+    @Test func aFullRestoreDuringASignInCancelsIt() async throws {
+        // Why the gate calls restoreSessionIfNeeded(): restoreSession() starts over.
         let fixture = Fixture()
-        await fixture.service.restoreSession()
-        await fixture.backend.setLatency(.milliseconds(50))
-        let signIn = Task { try await fixture.service.signInAnonymously() }
-        await Task.yield()
-        await fixture.service.restoreSession()
+        let gated = GatedBackend(fixture.backend)
+        let service = fixture.relaunched(backend: gated)
+        await service.restoreSession()
+        await gated.close(.signInAnonymously)
+        let signIn = Task { try await service.signInAnonymously() }
+        await gated.waitForWaiters(.signInAnonymously)
+
+        await service.restoreSession()
+        await gated.open(.signInAnonymously)
+
         await #expect(throws: AuthError.sessionSuperseded()) { try await signIn.value }
     }
 }

@@ -11,8 +11,11 @@ struct LockedDeviceTests {
     let keychain = SimulatedKeychain()
     let backend = InMemoryAuthBackend()
 
+    let logged = Locked<[LogSink.Event]>([])
+
     func service(fallback: (any SessionStore)? = nil) -> AuthService {
-        AuthService(
+        let logged = self.logged
+        return AuthService(
             backend: backend,
             store: KeychainSessionStore(
                 service: "gatehouse.test",
@@ -20,7 +23,10 @@ struct LockedDeviceTests {
                 stopsDebugBuildsOnMissingEntitlement: false,
                 client: keychain.client
             ),
-            configuration: .init(verifiesRestoredSession: false)
+            configuration: .init(
+                verifiesRestoredSession: false,
+                log: LogSink { event in logged.withLock { $0.append(event) } }
+            )
         )
     }
 
@@ -108,6 +114,7 @@ struct LockedDeviceTests {
             return false
         }
         #expect(fallbacks == [.storageFallback(.missingKeychainEntitlement())])
+        #expect(logged.withLock { $0 }.filter { $0.message == "Session store fell back" }.count == 1)
         #expect(first.storageError == nil)
 
         let relaunched = service(fallback: file)

@@ -5,7 +5,7 @@ import GatehouseTesting
 /// Forwards to an ``InMemoryAuthBackend`` but can hold `refresh` and `user` calls until a test
 /// releases them, to stage races deterministically.
 actor GatedBackend: AuthBackend {
-    enum Gate: Hashable { case refresh, user }
+    enum Gate: Hashable { case refresh, user, signInAnonymously }
 
     let inner: InMemoryAuthBackend
     private var closed: Set<Gate> = []
@@ -43,7 +43,10 @@ actor GatedBackend: AuthBackend {
     func signIn(email: String, password: String) async throws -> Session {
         try await inner.signIn(email: email, password: password)
     }
-    func signInAnonymously() async throws -> Session { try await inner.signInAnonymously() }
+    func signInAnonymously() async throws -> Session {
+        await pass(.signInAnonymously)
+        return try await inner.signInAnonymously()
+    }
     func signIn(with credential: IDTokenCredential, upgrading guest: Session?) async throws -> Session {
         try await inner.signIn(with: credential, upgrading: guest)
     }
