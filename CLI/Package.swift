@@ -42,6 +42,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Gatehouse", package: "Gatehouse"),
                 .product(name: "GatehouseGoTrue", package: "Gatehouse"),
+                // The contract suite runs against the in-memory backend as well as the server.
+                .product(name: "GatehouseTesting", package: "Gatehouse"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

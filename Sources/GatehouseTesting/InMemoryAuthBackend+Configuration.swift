@@ -2,9 +2,13 @@ public import Foundation
 public import Gatehouse
 
 extension InMemoryAuthBackend {
-    /// How the in-memory backend behaves; the defaults mirror a Gatehouse server.
+    /// How the in-memory backend behaves. Every default mirrors a Gatehouse server's, except
+    /// ``requiresEmailConfirmation``: it is off, as on a server started with
+    /// `GATEHOUSE_MAILER_AUTOCONFIRM=true`, so previews sign up at once; turn it on to behave
+    /// like a server's default.
     public struct Configuration: Sendable {
-        /// Whether new e-mail accounts must confirm a code before they can sign in.
+        /// Whether new e-mail addresses (sign-ups and guests' upgrades) must confirm a code
+        /// before they count; off is a server's `GATEHOUSE_MAILER_AUTOCONFIRM=true`.
         public var requiresEmailConfirmation: Bool
         /// Whether guests can be created.
         public var allowsAnonymousSignIn: Bool
@@ -16,6 +20,9 @@ extension InMemoryAuthBackend {
         public var codeLifetime: TimeInterval
         /// Wrong attempts after which a code is dead.
         public var maximumCodeAttempts: Int
+        /// Seconds before a second magic code (refused, `over_email_send_rate_limit`) or reset code
+        /// (not sent, silently) can go to the same user: a server's `GATEHOUSE_SMTP_MAX_FREQUENCY`.
+        public var minimumCodeInterval: TimeInterval
         /// The shortest password accepted.
         public var minimumPasswordLength: Int
         /// How long every call takes.
@@ -31,6 +38,7 @@ extension InMemoryAuthBackend {
             reuseInterval: TimeInterval = 10,
             codeLifetime: TimeInterval = 600,
             maximumCodeAttempts: Int = 5,
+            minimumCodeInterval: TimeInterval = 60,
             minimumPasswordLength: Int = 8,
             latency: Duration = .zero,
             now: @escaping @Sendable () -> Date = { Date() }
@@ -41,6 +49,7 @@ extension InMemoryAuthBackend {
             self.reuseInterval = reuseInterval
             self.codeLifetime = codeLifetime
             self.maximumCodeAttempts = maximumCodeAttempts
+            self.minimumCodeInterval = minimumCodeInterval
             self.minimumPasswordLength = minimumPasswordLength
             self.latency = latency
             self.now = now
@@ -55,9 +64,13 @@ extension InMemoryAuthBackend {
 
     /// A code the backend "e-mailed".
     public struct SentCode: Sendable, Equatable {
+        /// The address it went to (for an e-mail change: the new address).
         public var email: String
+        /// The six digits.
         public var code: String
+        /// What it verifies: `signup`, `email` (magic code), `recovery` or `email_change`.
         public var type: VerificationType
+        /// When it was sent.
         public var sentAt: Date
     }
 }

@@ -27,9 +27,15 @@ extension InMemoryAuthBackend {
     /// Every code "e-mailed" so far, oldest first.
     public var sentCodes: [SentCode] { sent }
 
-    /// Registers a fake ID token that ``signIn(with:upgrading:)`` accepts.
+    /// Registers a fake ID token that ``signIn(with:upgrading:)`` accepts once per nonce.
     ///
-    /// - Parameter nonce: The raw nonce the client will send; the token records its SHA-256.
+    /// - Parameters:
+    ///   - emailVerified: Whether the provider vouches for `email` (Apple: verified; Google:
+    ///     verified and Gmail or a Workspace domain). Only a vouched address is stored or links
+    ///     to an existing account; an unvouched one that an account uses is `email_exists`.
+    ///   - nonce: The raw nonce the client will send; the token records its SHA-256. As on the
+    ///     server, a sign-in needs one: without it, or with another, or a second time, the answer
+    ///     is `id_token_nonce_invalid`.
     public func makeIDToken(
         provider: IDTokenCredential.Provider,
         subject: String,

@@ -18,14 +18,49 @@ extension InMemoryAuthBackend {
         accounts.values.first { $0.user.email?.lowercased() == email.lowercased() }?.user.id
     }
 
-    func validate(password: String) throws {
-        guard password.count >= configuration.minimumPasswordLength else {
+    /// The trimmed, lowercased address, or `validation_failed` when it is not one (the server's check).
+    func normalized(_ raw: String) throws -> String {
+        let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+            !email.contains(where: { $0.isWhitespace || $0 == "\0" })
+        else {
             throw AuthError(
-                code: .weakPassword,
-                message: "Password should be at least \(configuration.minimumPasswordLength) characters.",
-                recoverySuggestion: "Choose a longer password.",
+                code: .validationFailed,
+                message: "Unable to validate email address: invalid format.",
+                recoverySuggestion: "Check the e-mail address.",
+                httpStatus: 400
+            )
+        }
+        return email
+    }
+
+    /// The server's password rules, without its list of common passwords.
+    func validate(password: String, email: String?) throws {
+        func weak(_ message: String, _ suggestion: String) -> AuthError {
+            AuthError(code: .weakPassword, message: message, recoverySuggestion: suggestion, httpStatus: 422)
+        }
+        if password.utf8.contains(0) {
+            throw AuthError(
+                code: .validationFailed,
+                message: "Password must not contain a NUL character.",
                 httpStatus: 422
             )
+        }
+        if password.count < configuration.minimumPasswordLength {
+            throw weak(
+                "Password should be at least \(configuration.minimumPasswordLength) characters.",
+                "Choose a longer password."
+            )
+        }
+        if password.utf8.count > 72 {
+            throw weak("Password cannot be longer than 72 bytes.", "Choose a shorter password.")
+        }
+        if let local = email?.split(separator: "@").first?.lowercased(), local.count >= 3,
+            password.lowercased() == local
+        {
+            throw weak("Password must not be your e-mail address.", "Choose another password.")
         }
     }
 
@@ -50,7 +85,7 @@ extension InMemoryAuthBackend {
                 httpStatus: 403
             )
         }
-        guard sessions[access.sessionID] != nil else {
+        guard let record = sessions[access.sessionID], record.userID == access.userID else {
             throw AuthError(
                 code: .sessionNotFound,
                 message: "Session from session_id claim in JWT does not exist.",
@@ -58,7 +93,15 @@ extension InMemoryAuthBackend {
                 httpStatus: 403
             )
         }
-        guard accounts[access.userID] != nil else { throw Self.userNotFound() }
+        guard let account = accounts[access.userID] else { throw Self.userNotFound() }
+        if let until = account.bannedUntil, until > now {
+            throw AuthError(
+                code: .userBanned,
+                message: "User is banned.",
+                recoverySuggestion: "Contact support.",
+                httpStatus: 403
+            )
+        }
         return access
     }
 
@@ -71,12 +114,45 @@ extension InMemoryAuthBackend {
         return makeSession(sessionID: id, refreshToken: token)
     }
 
+    /// The refresh-token grant: the current token rotates; the direct parent, or an older token
+    /// within the reuse interval of the last rotation, gets the current token; any other reuse
+    /// ends the session.
+    func exchange(_ token: String) throws -> Session {
+        guard let sessionID = refreshIndex[token], let record = sessions[sessionID] else {
+            throw AuthError(
+                code: .refreshTokenNotFound,
+                message: "Invalid Refresh Token: Refresh Token Not Found",
+                recoverySuggestion: "Sign in again.",
+                httpStatus: 400
+            )
+        }
+        guard let account = accounts[record.userID] else { throw Self.userNotFound() }
+        if let until = account.bannedUntil, until > now {
+            endSessions { $0.userID == record.userID }
+            try checkNotBanned(account)
+        }
+        if token == record.currentRefreshToken {
+            return rotateTokens(ofSession: sessionID)
+        }
+        let withinReuse = record.lastRotatedAt.map { now.timeIntervalSince($0) <= configuration.reuseInterval } ?? false
+        if token == record.parentRefreshToken || withinReuse {
+            return makeSession(sessionID: sessionID, refreshToken: record.currentRefreshToken)
+        }
+        endSessions { $0.id == sessionID }
+        throw AuthError(
+            code: .refreshTokenAlreadyUsed,
+            message: "Invalid Refresh Token: Already Used",
+            recoverySuggestion: "Sign in again.",
+            httpStatus: 400
+        )
+    }
+
     func rotateTokens(ofSession id: String) -> Session {
         guard var record = sessions[id] else { preconditionFailure("rotating a missing session") }
         let next = Self.randomToken()
-        record.rotatedAt[record.currentRefreshToken] = now
         record.parentRefreshToken = record.currentRefreshToken
         record.currentRefreshToken = next
+        record.lastRotatedAt = now
         sessions[id] = record
         refreshIndex[next] = id
         return makeSession(sessionID: id, refreshToken: next)
@@ -95,29 +171,20 @@ extension InMemoryAuthBackend {
         )
     }
 
+    /// Ends sessions: their refresh tokens are forgotten, and their access tokens, still valid
+    /// JWTs on a server, now name a session that does not exist.
     func endSessions(where predicate: (SessionRecord) -> Bool) {
-        for record in sessions.values where predicate(record) {
-            sessions[record.id] = nil
-            refreshIndex = refreshIndex.filter { $0.value != record.id }
-            accessIndex = accessIndex.filter { $0.value.sessionID != record.id }
-        }
+        let ended = Set(sessions.values.filter(predicate).map(\.id))
+        guard !ended.isEmpty else { return }
+        for id in ended { sessions[id] = nil }
+        refreshIndex = refreshIndex.filter { !ended.contains($0.value) }
     }
 
     func removeUser(id: String) {
         endSessions { $0.userID == id }
-        if let email = accounts[id]?.user.email { codes[email] = nil }
+        codes[id] = nil
         identities = identities.filter { $0.value != id }
         accounts[id] = nil
-    }
-
-    func issueCode(to email: String, type: VerificationType) {
-        var generator = SystemRandomNumberGenerator()
-        let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
-        codes[email, default: [:]][type] = CodeRecord(
-            code: code,
-            expiresAt: now.addingTimeInterval(configuration.codeLifetime)
-        )
-        sent.append(SentCode(email: email, code: code, type: type, sentAt: now))
     }
 
     static func randomToken() -> String {

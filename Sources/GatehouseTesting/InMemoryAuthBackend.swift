@@ -4,11 +4,15 @@ public import Gatehouse
 /// A complete authentication backend that lives in memory, for unit tests, SwiftUI previews
 /// and command-line experiments.
 ///
-/// It behaves like a Gatehouse server: hashed passwords, e-mail confirmation codes that tests
-/// can read (``lastCode(for:type:)``), guests upgraded in place, refresh-token rotation with a
-/// reuse interval and family revocation, logout scopes, bans and deletion. Tests can inject
-/// latency, failures (``failNext(_:with:count:)``) and an outage (``setOffline(_:)``), and count
-/// calls (``callCount(_:)``).
+/// It follows the same contract as a Gatehouse server reached through `GoTrueBackend` (one
+/// behaviour suite, `CLI/Tests/EndToEndTests/Contract`, runs against both): hashed passwords,
+/// e-mail codes that tests can read (``lastCode(for:type:)``), sign-up and guest upgrades
+/// confirmed by a code unless ``Configuration/requiresEmailConfirmation`` is off, e-mail
+/// changes confirmed by a code to the new address, refresh-token rotation with a reuse interval
+/// and family revocation, logout scopes, ID tokens with single-use nonces
+/// (``makeIDToken(provider:subject:email:emailVerified:nonce:)``) and the server's linking
+/// rules, bans and deletion. Tests can inject latency, failures (``failNext(_:with:count:)``)
+/// and an outage (``setOffline(_:)``), and count calls (``callCount(_:)``).
 ///
 /// ```swift
 /// let backend = InMemoryAuthBackend()
@@ -22,6 +26,7 @@ public actor InMemoryAuthBackend: AuthBackend {
     var sessions: [String: SessionRecord] = [:]
     var refreshIndex: [String: String] = [:]
     var accessIndex: [String: AccessRecord] = [:]
+    /// Pending codes by user id and purpose.
     var codes: [String: [VerificationType: CodeRecord]] = [:]
     var identities: [IdentityKey: String] = [:]
     var idTokens: [String: IDTokenClaims] = [:]
@@ -44,24 +49,15 @@ public actor InMemoryAuthBackend: AuthBackend {
 
     public func signUp(email: String, password: String, upgrading guest: Session?) async throws -> SignUpOutcome {
         try await enter(.signUp)
-        let email = email.lowercased()
-        try validate(password: password)
         if let guest {
+            // As `GoTrueBackend` does: the guest's own update, then a refresh once it is permanent.
             let record = try authenticate(guest)
-            guard var account = accounts[record.userID] else { throw Self.userNotFound() }
-            if let owner = userID(forEmail: email), owner != account.user.id { throw Self.emailExists() }
-            account.user.email = email
-            account.passwordHash = SaltedHash(password: password)
-            if configuration.requiresEmailConfirmation {
-                accounts[account.user.id] = account
-                issueCode(to: email, type: .signup)
-                return .confirmationRequired(account.user)
-            }
-            account.user.isAnonymous = false
-            account.user.emailConfirmedAt = now
-            accounts[account.user.id] = account
-            return .signedIn(rotateTokens(ofSession: record.sessionID))
+            let user = try applyChanges(UserChanges(email: email, password: password), toUser: record.userID)
+            if user.isAnonymous { return .confirmationRequired(user) }
+            return .signedIn(try exchange(guest.refreshToken))
         }
+        let email = try normalized(email)
+        try validate(password: password, email: email)
         if let existing = userID(forEmail: email), let account = accounts[existing] {
             if account.user.emailConfirmedAt != nil, !configuration.requiresEmailConfirmation {
                 throw AuthError(
@@ -71,8 +67,8 @@ public actor InMemoryAuthBackend: AuthBackend {
                     httpStatus: 422
                 )
             }
-            // Like GoTrue: answer as for a new address, so sign-up does not reveal registrations.
-            if account.user.emailConfirmedAt == nil { issueCode(to: email, type: .signup) }
+            // Like the server: answer as for a new address and send nothing, so sign-up does not
+            // reveal who is registered.
             return .confirmationRequired(User(id: UUID().uuidString.lowercased(), email: email, createdAt: now))
         }
         var user = User(id: UUID().uuidString.lowercased(), email: email, createdAt: now)
@@ -80,7 +76,7 @@ public actor InMemoryAuthBackend: AuthBackend {
         if !configuration.requiresEmailConfirmation { user.emailConfirmedAt = now }
         accounts[user.id] = AccountRecord(user: user, passwordHash: SaltedHash(password: password))
         if configuration.requiresEmailConfirmation {
-            issueCode(to: email, type: .signup)
+            issueCode(to: email, forUser: user.id, type: .signup)
             return .confirmationRequired(user)
         }
         return .signedIn(startSession(for: user.id))
@@ -88,7 +84,8 @@ public actor InMemoryAuthBackend: AuthBackend {
 
     public func signIn(email: String, password: String) async throws -> Session {
         try await enter(.signIn)
-        guard let id = userID(forEmail: email.lowercased()), let account = accounts[id],
+        let email = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard let id = userID(forEmail: email), let account = accounts[id],
             let hash = account.passwordHash, hash.matches(password)
         else { throw AuthError.invalidCredentials() }
         if account.user.emailConfirmedAt == nil {
@@ -118,130 +115,9 @@ public actor InMemoryAuthBackend: AuthBackend {
         return startSession(for: user.id)
     }
 
-    public func signIn(with credential: IDTokenCredential, upgrading guest: Session?) async throws -> Session {
-        try await enter(.signInWithIDToken)
-        guard let claims = idTokens[credential.idToken], claims.provider == credential.provider else {
-            throw AuthError(
-                code: .validationFailed,
-                message: "The \(credential.provider.rawValue) ID token could not be verified.",
-                recoverySuggestion: "Sign in with \(credential.provider.rawValue) again.",
-                httpStatus: 400
-            )
-        }
-        switch (claims.nonceHash, credential.nonce) {
-        case (nil, nil):
-            break
-        case (let expected?, let raw?) where SaltedHash.sha256Hex(raw) == expected && !usedNonces.contains(raw):
-            break
-        default:
-            throw AuthError.validationFailed("The nonce does not match the ID token, or was already used.")
-        }
-        let key = IdentityKey(provider: claims.provider.rawValue, subject: claims.subject)
-        let userID: String
-        if let linked = identities[key] {
-            userID = linked
-        } else if let guest, let record = try? authenticate(guest), var account = accounts[record.userID],
-            account.user.isAnonymous
-        {
-            account.user.isAnonymous = false
-            account.user.email = account.user.email ?? claims.email
-            account.identities.append(key)
-            accounts[account.user.id] = account
-            identities[key] = account.user.id
-            userID = account.user.id
-        } else if claims.emailVerified, let email = claims.email, let existing = self.userID(forEmail: email) {
-            accounts[existing]?.identities.append(key)
-            identities[key] = existing
-            userID = existing
-        } else {
-            let user = User(
-                id: UUID().uuidString.lowercased(),
-                email: claims.email,
-                createdAt: now,
-                emailConfirmedAt: claims.emailVerified ? now : nil,
-                appMetadata: ["provider": .string(claims.provider.rawValue)]
-            )
-            accounts[user.id] = AccountRecord(user: user, identities: [key])
-            identities[key] = user.id
-            userID = user.id
-        }
-        if let raw = credential.nonce { usedNonces.insert(raw) }
-        try checkNotBanned(accounts[userID]!)
-        return startSession(for: userID)
-    }
-
-    public func sendMagicCode(to email: String) async throws {
-        try await enter(.sendMagicCode)
-        let email = email.lowercased()
-        if userID(forEmail: email) == nil {
-            var user = User(id: UUID().uuidString.lowercased(), email: email, createdAt: now)
-            user.appMetadata = ["provider": "email", "providers": ["email"]]
-            accounts[user.id] = AccountRecord(user: user)
-        }
-        issueCode(to: email, type: .email)
-    }
-
-    public func verifyCode(email: String, code: String, type: VerificationType) async throws -> Session {
-        try await enter(.verifyCode)
-        let email = email.lowercased()
-        let expired = AuthError(
-            code: .otpExpired,
-            message: "The code is wrong or has expired.",
-            recoverySuggestion: "Check the code, or request a new one.",
-            httpStatus: 403
-        )
-        let lookupTypes: [VerificationType] = type == .email ? [.email, .signup, .magiclink] : [type]
-        guard let matchedType = lookupTypes.first(where: { codes[email]?[$0] != nil }),
-            var record = codes[email]?[matchedType], record.expiresAt > now,
-            record.attempts < configuration.maximumCodeAttempts
-        else { throw expired }
-        guard record.code == code else {
-            record.attempts += 1
-            codes[email]?[matchedType] = record
-            throw expired
-        }
-        codes[email]?[matchedType] = nil
-        guard let id = userID(forEmail: email), var account = accounts[id] else { throw expired }
-        account.user.emailConfirmedAt = account.user.emailConfirmedAt ?? now
-        account.user.isAnonymous = false
-        accounts[id] = account
-        try checkNotBanned(account)
-        return startSession(for: id)
-    }
-
-    public func resetPassword(email: String) async throws {
-        try await enter(.resetPassword)
-        let email = email.lowercased()
-        if userID(forEmail: email) != nil { issueCode(to: email, type: .recovery) }
-    }
-
     public func refresh(_ session: Session) async throws -> Session {
         try await enter(.refresh)
-        let token = session.refreshToken
-        guard let sessionID = refreshIndex[token], let record = sessions[sessionID] else {
-            throw AuthError(
-                code: .refreshTokenNotFound,
-                message: "Invalid Refresh Token: Refresh Token Not Found",
-                recoverySuggestion: "Sign in again.",
-                httpStatus: 400
-            )
-        }
-        guard let account = accounts[record.userID] else { throw Self.userNotFound() }
-        try checkNotBanned(account)
-        if token == record.currentRefreshToken {
-            return rotateTokens(ofSession: sessionID)
-        }
-        let rotatedAt = record.rotatedAt[token] ?? .distantPast
-        if token == record.parentRefreshToken || now.timeIntervalSince(rotatedAt) <= configuration.reuseInterval {
-            return makeSession(sessionID: sessionID, refreshToken: record.currentRefreshToken)
-        }
-        endSessions { $0.id == sessionID }
-        throw AuthError(
-            code: .refreshTokenAlreadyUsed,
-            message: "Invalid Refresh Token: Already Used",
-            recoverySuggestion: "Sign in again.",
-            httpStatus: 400
-        )
+        return try exchange(session.refreshToken)
     }
 
     public func user(for session: Session) async throws -> User {
@@ -254,24 +130,7 @@ public actor InMemoryAuthBackend: AuthBackend {
     public func updateUser(_ changes: UserChanges, for session: Session) async throws -> User {
         try await enter(.updateUser)
         let record = try authenticate(session)
-        guard var account = accounts[record.userID] else { throw Self.userNotFound() }
-        if let email = changes.email?.lowercased() {
-            if let owner = userID(forEmail: email), owner != account.user.id { throw Self.emailExists() }
-            account.user.email = email
-        }
-        if let password = changes.password {
-            try validate(password: password)
-            account.passwordHash = SaltedHash(password: password)
-        }
-        if let data = changes.data {
-            account.user.userMetadata.merge(data) { _, new in new }
-        }
-        if account.user.isAnonymous, account.user.email != nil, account.passwordHash != nil {
-            account.user.isAnonymous = false
-            account.user.emailConfirmedAt = now
-        }
-        accounts[account.user.id] = account
-        return account.user
+        return try applyChanges(changes, toUser: record.userID)
     }
 
     public func deleteAccount(_ session: Session) async throws {
@@ -282,7 +141,13 @@ public actor InMemoryAuthBackend: AuthBackend {
 
     public func signOut(_ session: Session, scope: LogoutScope) async throws {
         try await enter(.signOut)
-        let record = try authenticate(session)
+        let record: AccessRecord
+        do {
+            record = try authenticate(session)
+        } catch let error as AuthError where [401, 403, 404].contains(error.httpStatus) {
+            // The session is already gone: that is what signing out wants (as `GoTrueBackend`).
+            return
+        }
         switch scope {
         case .local: endSessions { $0.id == record.sessionID }
         case .global: endSessions { $0.userID == record.userID }

@@ -22,20 +22,25 @@ struct SessionRecord {
     var currentRefreshToken: String
     /// The token the current one replaced.
     var parentRefreshToken: String?
-    /// When each earlier token of the family was rotated away.
-    var rotatedAt: [String: Date] = [:]
+    /// When the family last rotated: older tokens presented within the reuse interval of this
+    /// moment get the current token, as on the server.
+    var lastRotatedAt: Date?
 }
 
-/// An issued access token.
+/// An issued access token. It stays readable after its session ends, so a call with it is
+/// answered `session_not_found`, as a server that verifies the JWT and then the session does.
 struct AccessRecord {
     var sessionID: String
     var userID: String
     var expiresAt: Date
 }
 
-/// A pending e-mailed code.
+/// A pending e-mailed code, one per user and purpose.
 struct CodeRecord {
     var code: String
+    /// Where it was sent (for an e-mail change: the new address).
+    var email: String
+    var sentAt: Date
     var expiresAt: Date
     var attempts = 0
 }
@@ -45,6 +50,8 @@ struct IDTokenClaims {
     var provider: IDTokenCredential.Provider
     var subject: String
     var email: String?
+    /// Whether the provider vouches for the address (Apple: verified; Google: verified and
+    /// Gmail or a Workspace domain).
     var emailVerified: Bool
     var nonceHash: String?
 }

@@ -40,12 +40,22 @@ struct GuestUpgradeTests {
 
     @Test func aLinkedIdentitySignsIntoTheExistingAccount() async throws {
         let fixture = Fixture()
-        let token = await fixture.backend.makeIDToken(provider: .apple, subject: "apple-1", email: "a@icloud.com")
-        let owner = try await fixture.service.signIn(with: IDTokenCredential(provider: .apple, idToken: token))
+        let first = await fixture.backend.makeIDToken(
+            provider: .apple,
+            subject: "apple-1",
+            email: "a@icloud.com",
+            nonce: "n1"
+        )
+        let owner = try await fixture.service.signIn(
+            with: IDTokenCredential(provider: .apple, idToken: first, nonce: "n1")
+        )
         await fixture.service.signOut()
         let guest = try await fixture.service.signInAnonymously()
 
-        let outcome = try await fixture.service.upgradeGuest(with: IDTokenCredential(provider: .apple, idToken: token))
+        let second = await fixture.backend.makeIDToken(provider: .apple, subject: "apple-1", nonce: "n2")
+        let outcome = try await fixture.service.upgradeGuest(
+            with: IDTokenCredential(provider: .apple, idToken: second, nonce: "n2")
+        )
 
         #expect(outcome == .signedIntoExistingAccount(owner, previousGuestID: guest.id))
         #expect(fixture.service.currentUser?.id == owner.id)
@@ -54,8 +64,15 @@ struct GuestUpgradeTests {
     @Test func aNewIdentityUpgradesInPlace() async throws {
         let fixture = Fixture()
         let guest = try await fixture.service.signInAnonymously()
-        let token = await fixture.backend.makeIDToken(provider: .google, subject: "g-1", email: "a@gmail.com")
-        let outcome = try await fixture.service.upgradeGuest(with: IDTokenCredential(provider: .google, idToken: token))
+        let token = await fixture.backend.makeIDToken(
+            provider: .google,
+            subject: "g-1",
+            email: "a@gmail.com",
+            nonce: "n1"
+        )
+        let outcome = try await fixture.service.upgradeGuest(
+            with: IDTokenCredential(provider: .google, idToken: token, nonce: "n1")
+        )
         guard case .upgradedInPlace(let user) = outcome else {
             Issue.record("\(outcome)")
             return

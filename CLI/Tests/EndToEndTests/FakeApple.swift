@@ -58,14 +58,17 @@ final class FakeApple: @unchecked Sendable {
         throw ServerProcessError.didNotStart("python3 -m http.server")
     }
 
-    /// An ID token for `subject` carrying SHA-256 hex of `rawNonce`, valid for ten minutes.
-    func idToken(subject: String, email: String?, rawNonce: String) throws -> String {
+    /// An ID token for `subject` carrying SHA-256 hex of `rawNonce` (no nonce claim when it is
+    /// `nil`), valid for ten minutes; Apple vouches for `email` when `emailVerified`.
+    func idToken(subject: String, email: String?, emailVerified: Bool = true, rawNonce: String?) throws -> String {
         let now = Int(Date().timeIntervalSince1970)
         var claims: [String: Any] = [
             "iss": "https://appleid.apple.com", "aud": Self.clientID, "sub": subject, "iat": now, "exp": now + 600,
-            "nonce": SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined(),
-            "email_verified": "true",
+            "email_verified": emailVerified ? "true" : "false",
         ]
+        if let rawNonce {
+            claims["nonce"] = SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
+        }
         if let email { claims["email"] = email }
         let header: [String: Any] = ["alg": "ES256", "kid": kid, "typ": "JWT"]
         let input = try Self.encode(header) + "." + Self.encode(claims)

@@ -1,0 +1,91 @@
+import Foundation
+import Gatehouse
+import Testing
+
+/// The signed-in user: lookup, metadata, e-mail and password changes, deletion.
+@Suite("Contract: the account", .serialized)
+struct AccountContract {
+    @Test(arguments: BackendKind.underTest)
+    func metadataMergesAndTheLookupReadsItBack(_ kind: BackendKind) async throws {
+        try await kind.run(ContractSettings(autoconfirm: true)) { world in
+            let session = try await signUp(world)
+            let looked = try await world.backend.user(for: session)
+            #expect(looked.id == session.user.id && looked.email == "ada@example.com" && !looked.isAnonymous)
+
+            let first = try await world.backend.updateUser(UserChanges(data: ["theme": "dark"]), for: session)
+            #expect(first.userMetadata["theme"] == "dark")
+            let second = try await world.backend.updateUser(
+                UserChanges(data: ["theme": "light", "language": "en"]),
+                for: session
+            )
+            #expect(second.userMetadata == ["theme": "light", "language": "en"])
+            #expect(try await world.backend.user(for: session).userMetadata == second.userMetadata)
+        }
+    }
+
+    @Test(arguments: BackendKind.underTest)
+    func anEmailChangeIsConfirmedByACodeToTheNewAddress(_ kind: BackendKind) async throws {
+        try await kind.run(ContractSettings(autoconfirm: true)) { world in
+            let session = try await signUp(world)
+            let pending = try await world.backend.updateUser(UserChanges(email: "ada@new.example"), for: session)
+            #expect(pending.email == "ada@example.com", "unchanged until confirmed")
+            let code = try await world.code(to: "ada@new.example")
+            // The code is verified with the current address.
+            let changed = try await world.backend.verifyCode(email: "ada@example.com", code: code, type: .emailChange)
+            #expect(changed.user.id == session.user.id && changed.user.email == "ada@new.example")
+            _ = try await world.backend.signIn(email: "ada@new.example", password: contractPassword)
+        }
+    }
+
+    @Test(arguments: BackendKind.underTest)
+    func aPasswordChangeMustChangeItAndProveTheCurrentOne(_ kind: BackendKind) async throws {
+        try await kind.run(ContractSettings(autoconfirm: true)) { world in
+            let session = try await signUp(world)
+            await expectFailure(.samePassword) {
+                try await world.backend.updateUser(UserChanges(password: contractPassword), for: session)
+            }
+            await expectFailure(.currentPasswordInvalid) {
+                try await world.backend.updateUser(
+                    UserChanges(password: "a brand new phrase", currentPassword: "not the password"),
+                    for: session
+                )
+            }
+            _ = try await world.backend.updateUser(
+                UserChanges(password: "a brand new phrase", currentPassword: contractPassword),
+                for: session
+            )
+            _ = try await world.backend.signIn(email: "ada@example.com", password: "a brand new phrase")
+        }
+    }
+
+    @Test(arguments: BackendKind.underTest)
+    func deletionEndsEverySessionAndTheAccount(_ kind: BackendKind) async throws {
+        try await kind.run(ContractSettings(autoconfirm: true)) { world in
+            let session = try await signUp(world)
+            let otherDevice = try await world.backend.signIn(email: "ada@example.com", password: contractPassword)
+            try await world.backend.deleteAccount(session)
+
+            for ended in [session, otherDevice] {
+                let refresh = await expectFailure(.refreshTokenNotFound) { try await world.backend.refresh(ended) }
+                #expect(refresh?.endsSession == true)
+                let user = await expectFailure(.sessionNotFound) { try await world.backend.user(for: ended) }
+                #expect(user?.endsSession == true)
+            }
+            await expectFailure(.invalidCredentials) {
+                try await world.backend.signIn(email: "ada@example.com", password: contractPassword)
+            }
+            // The address is free again.
+            _ = try await signUp(world)
+        }
+    }
+
+    private func signUp(_ world: any ContractWorld) async throws -> Session {
+        let outcome = try await world.backend.signUp(
+            email: "ada@example.com",
+            password: contractPassword,
+            upgrading: nil
+        )
+        guard case .signedIn(let session) = outcome else { throw ContractFailure.unexpected("\(outcome)") }
+        return session
+    }
+}

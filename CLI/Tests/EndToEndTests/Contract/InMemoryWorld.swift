@@ -1,0 +1,41 @@
+import Foundation
+import Gatehouse
+import GatehouseTesting
+
+/// `InMemoryAuthBackend` on a manual clock.
+struct InMemoryWorld: ContractWorld {
+    let clock = ManualClock(start: Date())
+    let memory: InMemoryAuthBackend
+
+    var backend: any AuthBackend { memory }
+
+    init(_ settings: ContractSettings) {
+        memory = InMemoryAuthBackend(
+            configuration: .init(requiresEmailConfirmation: !settings.autoconfirm, now: clock.now)
+        )
+    }
+
+    func codeCount(to email: String, settled: Bool) async -> Int {
+        await memory.sentCodes.filter { $0.email == email }.count
+    }
+
+    func code(to email: String, after count: Int) async throws -> String {
+        let codes = await memory.sentCodes.filter { $0.email == email }
+        guard codes.count > count, let last = codes.last else { throw ServerProcessError.noCode(email) }
+        return last.code
+    }
+
+    func appleIDToken(subject: String, email: String?, emailVerified: Bool, nonce: String?) async -> String {
+        await memory.makeIDToken(
+            provider: .apple,
+            subject: subject,
+            email: email,
+            emailVerified: emailVerified,
+            nonce: nonce
+        )
+    }
+
+    func passReuseInterval() { clock.advance(by: 11) }
+
+    func close() {}
+}

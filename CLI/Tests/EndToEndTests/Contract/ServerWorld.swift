@@ -1,0 +1,54 @@
+import Foundation
+import Gatehouse
+import GatehouseGoTrue
+
+/// A real `gatehouse-server` process reached through `GoTrueBackend`; codes come from its log,
+/// Apple ID tokens from a fake Apple whose keys the server fetches.
+struct ServerWorld: ContractWorld {
+    let server: ServerProcess
+    let apple: FakeApple?
+    let backend: any AuthBackend
+
+    static func start(_ settings: ContractSettings) async throws -> ServerWorld {
+        let apple = settings.apple ? try await FakeApple() : nil
+        var environment = apple?.serverEnvironment ?? [:]
+        environment["GATEHOUSE_MAILER_AUTOCONFIRM"] = settings.autoconfirm ? "true" : "false"
+        let server = try await Self.startServer(environment)
+        let backend = GoTrueBackend(configuration: .init(url: server.url), transport: HTTPTransport.urlSession())
+        return ServerWorld(server: server, apple: apple, backend: backend)
+    }
+
+    /// Starts a server, on another free port when a parallel test took the one picked first.
+    private static func startServer(_ environment: [String: String]) async throws -> ServerProcess {
+        for _ in 0..<4 {
+            do {
+                return try await ServerProcess(environment: environment)
+            } catch ServerProcessError.didNotStart(let log) where log.contains("Address already in use") {
+                continue
+            }
+        }
+        return try await ServerProcess(environment: environment)
+    }
+
+    func codeCount(to email: String, settled: Bool) async throws -> Int {
+        // The server mails after it answers.
+        if settled { try await Task.sleep(for: .milliseconds(300)) }
+        return server.codes(for: email).count
+    }
+
+    func code(to email: String, after count: Int) async throws -> String {
+        try await server.code(for: email, after: count)
+    }
+
+    func appleIDToken(subject: String, email: String?, emailVerified: Bool, nonce: String?) throws -> String {
+        guard let apple else { throw ServerProcessError.didNotStart("no fake Apple: set ContractSettings.apple") }
+        return try apple.idToken(subject: subject, email: email, emailVerified: emailVerified, rawNonce: nonce)
+    }
+
+    func passReuseInterval() async throws { try await Task.sleep(for: .seconds(11)) }
+
+    func close() async {
+        server.stop()
+        await apple?.stop()
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Gatehouse
+import Testing
+
+/// Sign-up and password sign-in, the same on `InMemoryAuthBackend` and the server.
+@Suite("Contract: sign-up and password sign-in", .serialized)
+struct SignUpContract {
+    @Test(arguments: BackendKind.underTest)
+    func signUpNeedsTheEmailedCodeThenSignsIn(_ kind: BackendKind) async throws {
+        try await kind.run { world in
+            let backend = world.backend
+            let outcome = try await backend.signUp(email: "Ada@Example.com", password: contractPassword, upgrading: nil)
+            guard case .confirmationRequired(let user) = outcome else {
+                Issue.record("expected a confirmation, got \(outcome)")
+                return
+            }
+            #expect(user.email == "ada@example.com" && user.emailConfirmedAt == nil && !user.isAnonymous)
+            await expectFailure(.emailNotConfirmed) {
+                try await backend.signIn(email: "ada@example.com", password: contractPassword)
+            }
+
+            let code = try await world.code(to: "ada@example.com")
+            await expectFailure(.otpExpired) {
+                try await backend.verifyCode(email: "ada@example.com", code: wrong(code), type: .signup)
+            }
+            let session = try await backend.verifyCode(email: "ada@example.com", code: code, type: .signup)
+            #expect(session.user.id == user.id && session.user.emailConfirmedAt != nil)
+            await expectFailure(.otpExpired, "a code works once") {
+                try await backend.verifyCode(email: "ada@example.com", code: code, type: .signup)
+            }
+            let signedIn = try await backend.signIn(email: "ada@example.com", password: contractPassword)
+            #expect(signedIn.user.id == user.id)
+        }
+    }
+
+    @Test(arguments: BackendKind.underTest)
+    func autoconfirmSignsInAtOnceAndRefusesADuplicate(_ kind: BackendKind) async throws {
+        try await kind.run(ContractSettings(autoconfirm: true)) { world in
+            let outcome = try await world.backend.signUp(
+                email: "ada@example.com",
+                password: contractPassword,
+                upgrading: nil
+            )
+            guard case .signedIn(let session) = outcome else {
+                Issue.record("expected a session, got \(outcome)")
+                return
+            }
+            #expect(session.user.email == "ada@example.com" && session.user.emailConfirmedAt != nil)
+            #expect(try await world.backend.user(for: session).id == session.user.id)
+            await expectFailure(.userAlreadyExists) {
+                try await world.backend.signUp(email: "ada@example.com", password: contractPassword, upgrading: nil)
+            }
+            #expect(try await world.codeCount(to: "ada@example.com", settled: true) == 0, "nothing to confirm")
+        }
+    }
+
+    @Test(arguments: BackendKind.underTest)
+    func signUpOfAKnownAddressRevealsNothingAndSendsNothing(_ kind: BackendKind) async throws {
+        try await kind.run { world in
+            let backend = world.backend
+            guard
+                case .confirmationRequired(let pending) = try await backend.signUp(
+                    email: "ada@example.com",
+                    password: contractPassword,
+                    upgrading: nil
+                )
+            else {
+                Issue.record("expected a confirmation")
+                return
+            }
+            _ = try await world.code(to: "ada@example.com")
+            // Again while unconfirmed, and again once confirmed: the same answer, a made-up id, no mail.
+            let again = try await backend.signUp(email: "ada@example.com", password: contractPassword, upgrading: nil)
+            guard case .confirmationRequired(let fabricated) = again else {
+                Issue.record("expected a confirmation, got \(again)")
+                return
+            }
+            #expect(fabricated.id != pending.id && fabricated.email == "ada@example.com")
+            #expect(try await world.codeCount(to: "ada@example.com", settled: true) == 1)
+
+            _ = try await backend.verifyCode(
+                email: "ada@example.com",
+                code: try await world.code(to: "ada@example.com"),
+                type: .signup
+            )
+            let confirmed = try await backend.signUp(
+                email: "ada@example.com",
+                password: "another good phrase",
+                upgrading: nil
+            )
+            guard case .confirmationRequired(let other) = confirmed else {
+                Issue.record("expected a confirmation, got \(confirmed)")
+                return
+            }
+            #expect(other.id != pending.id)
+            #expect(try await world.codeCount(to: "ada@example.com", settled: true) == 1)
+        }
+    }
+
+    @Test(arguments: BackendKind.underTest)
+    func aWrongPasswordAndAnUnknownAddressGetTheSameAnswer(_ kind: BackendKind) async throws {
+        try await kind.run(ContractSettings(autoconfirm: true)) { world in
+            _ = try await world.backend.signUp(email: "ada@example.com", password: contractPassword, upgrading: nil)
+            let wrongPassword = await expectFailure(.invalidCredentials) {
+                try await world.backend.signIn(email: "ada@example.com", password: "not the password")
+            }
+            let unknown = await expectFailure(.invalidCredentials) {
+                try await world.backend.signIn(email: "nobody@example.com", password: contractPassword)
+            }
+            #expect(wrongPassword != nil && wrongPassword == unknown, "no account enumeration")
+        }
+    }
+
+    @Test(arguments: BackendKind.underTest)
+    func passwordsAndAddressesOutsideTheRulesAreRefused(_ kind: BackendKind) async throws {
+        try await kind.run { world in
+            let backend = world.backend
+            await expectFailure(.weakPassword, "too short") {
+                try await backend.signUp(email: "ada@example.com", password: "short", upgrading: nil)
+            }
+            await expectFailure(.weakPassword, "beyond bcrypt's 72 bytes") {
+                try await backend.signUp(
+                    email: "ada@example.com",
+                    password: String(repeating: "é", count: 37),
+                    upgrading: nil
+                )
+            }
+            await expectFailure(.weakPassword, "the address itself") {
+                try await backend.signUp(email: "adalovelace@example.com", password: "AdaLovelace", upgrading: nil)
+            }
+            await expectFailure(.validationFailed) {
+                try await backend.signUp(email: "not-an-address", password: contractPassword, upgrading: nil)
+            }
+        }
+    }
+}

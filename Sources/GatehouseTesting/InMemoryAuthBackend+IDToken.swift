@@ -1,0 +1,124 @@
+import Foundation
+public import Gatehouse
+
+/// Sign in with Apple or Google, with the server's rules: a required nonce that works once
+/// (and only on success), one identity per provider subject, linking by e-mail only when the
+/// provider vouches for the address, guests upgraded in place or moved to the account that
+/// already has the identity, `identity_already_exists` for a subject another account holds.
+extension InMemoryAuthBackend {
+    public func signIn(with credential: IDTokenCredential, upgrading caller: Session?) async throws -> Session {
+        try await enter(.signInWithIDToken)
+        // The caller's session is checked first, as the server checks the bearer of a link request.
+        let linking = try caller.map(authenticate)?.userID
+        guard let claims = idTokens[credential.idToken], claims.provider == credential.provider else {
+            throw AuthError(
+                code: .idTokenInvalid,
+                message: "The \(credential.provider.rawValue) ID token could not be verified.",
+                recoverySuggestion: "Sign in with \(credential.provider.rawValue) again.",
+                httpStatus: 400
+            )
+        }
+        guard let raw = credential.nonce, !raw.isEmpty else {
+            throw Self.nonceInvalid("A nonce is required: send the raw nonce whose SHA-256 the ID token carries.")
+        }
+        guard let expected = claims.nonceHash else {
+            throw Self.nonceInvalid("The ID token has no nonce, but one was sent.")
+        }
+        guard SaltedHash.sha256Hex(raw) == expected else {
+            throw Self.nonceInvalid("The nonce does not match the ID token's: send the raw nonce, not its hash.")
+        }
+        let nonceKey = "\(claims.provider.rawValue):\(expected)"
+        guard !usedNonces.contains(nonceKey) else {
+            throw Self.nonceInvalid("This nonce was used already: make a new nonce for every sign-in.")
+        }
+        let userID = try resolveUser(for: claims, linkingTo: linking)
+        try checkNotBanned(accounts[userID]!)
+        usedNonces.insert(nonceKey)
+        return startSession(for: userID)
+    }
+
+    private func resolveUser(for claims: IDTokenClaims, linkingTo caller: String?) throws -> String {
+        let key = IdentityKey(provider: claims.provider.rawValue, subject: claims.subject)
+        if let owner = identities[key] {
+            if let caller, owner != caller, accounts[caller]?.user.isAnonymous == false {
+                throw AuthError(
+                    code: .identityAlreadyExists,
+                    message: "This \(claims.provider.rawValue) account is already linked to another user.",
+                    recoverySuggestion: "Sign in to that account instead.",
+                    httpStatus: 422
+                )
+            }
+            return owner
+        }
+        if let caller, let account = accounts[caller] {
+            if account.user.isAnonymous, claims.emailVerified, let email = claims.email,
+                let owner = userID(forEmail: email), owner != caller
+            {
+                // The guest's provider account belongs to an existing user: sign into it.
+                return link(claims, to: owner)
+            }
+            return link(claims, to: caller)
+        }
+        if let email = claims.email, let owner = userID(forEmail: email) {
+            guard claims.emailVerified else {
+                throw AuthError(
+                    code: .emailExists,
+                    message: "An account already uses this e-mail address, and \(claims.provider.rawValue) has not "
+                        + "verified it, so it cannot be linked automatically.",
+                    recoverySuggestion: "Sign in to that account and link \(claims.provider.rawValue) from there.",
+                    httpStatus: 422
+                )
+            }
+            return link(claims, to: owner)
+        }
+        let provider = JSONValue.string(claims.provider.rawValue)
+        let user = User(
+            id: UUID().uuidString.lowercased(),
+            email: claims.emailVerified ? claims.email : nil,
+            createdAt: now,
+            emailConfirmedAt: claims.emailVerified ? now : nil,
+            appMetadata: ["provider": provider, "providers": [provider]]
+        )
+        accounts[user.id] = AccountRecord(user: user, identities: [key])
+        identities[key] = user.id
+        return user.id
+    }
+
+    /// Links the identity to a user. A guest becomes permanent (same id) and takes the vouched
+    /// address when no one has it; an account whose address was never confirmed loses its
+    /// password and sessions when the provider vouches for the address.
+    private func link(_ claims: IDTokenClaims, to id: String) -> String {
+        guard var account = accounts[id] else { return id }
+        let key = IdentityKey(provider: claims.provider.rawValue, subject: claims.subject)
+        if account.user.isAnonymous {
+            account.user.isAnonymous = false
+            if claims.emailVerified, let email = claims.email, userID(forEmail: email) == nil {
+                account.user.email = email
+                account.user.emailConfirmedAt = now
+            }
+        } else if claims.emailVerified, account.user.email == claims.email, account.user.emailConfirmedAt == nil {
+            account.passwordHash = nil
+            account.user.emailConfirmedAt = now
+            endSessions { $0.userID == id }
+        }
+        let provider = JSONValue.string(claims.provider.rawValue)
+        var providers: [JSONValue] = []
+        if case .array(let listed) = account.user.appMetadata["providers"] { providers = listed }
+        if !providers.contains(provider) { providers.append(provider) }
+        account.user.appMetadata["providers"] = .array(providers)
+        if account.user.appMetadata["provider"] == nil { account.user.appMetadata["provider"] = provider }
+        account.identities.append(key)
+        accounts[id] = account
+        identities[key] = id
+        return id
+    }
+
+    private static func nonceInvalid(_ message: String) -> AuthError {
+        AuthError(
+            code: .idTokenNonceInvalid,
+            message: message,
+            recoverySuggestion: "Start the sign-in again with a new nonce.",
+            httpStatus: 400
+        )
+    }
+}
