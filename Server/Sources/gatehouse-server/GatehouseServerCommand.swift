@@ -122,8 +122,8 @@ extension GatehouseServerCommand {
                 try await options.withStorage { storage in
                     do {
                         try await SigningKeyAdmin.retire(kid: kid, storage: storage)
-                    } catch let error as ConfigurationError {
-                        throw ValidationError("\(error.variable) \(error.problem).")
+                    } catch let error as SigningKeyAdmin.RetireError {
+                        throw ValidationError("\(error.description).")
                     }
                 }
             }

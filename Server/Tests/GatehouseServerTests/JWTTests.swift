@@ -295,7 +295,7 @@ struct KeyRotationTests {
         }
         let retiring = try await Harness.make(clock: first.clock, directory: first.directory)
         try await SigningKeyAdmin.retire(kid: try #require(oldKid), storage: retiring.server.storage)
-        await #expect(throws: ConfigurationError.self) {
+        await #expect(throws: SigningKeyAdmin.RetireError(kid: newKid, reason: .signingKey)) {
             try await SigningKeyAdmin.retire(kid: newKid, storage: retiring.server.storage)
         }
         try await retiring.server.storage.close()

@@ -91,4 +91,17 @@ struct KeysCommandTests {
             #expect(keys?.compactMap { $0["kid"] as? String } == [newKid])
         }
     }
+
+    @Test func retiringAnUnknownKidIsTheOperatorsMistakeNotAConfigurationError() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let storage = harness.server.storage
+        let error = await #expect(throws: SigningKeyAdmin.RetireError.self) {
+            try await SigningKeyAdmin.retire(kid: "no-such-kid", storage: storage)
+        }
+        #expect(error == SigningKeyAdmin.RetireError(kid: "no-such-kid", reason: .unknownKey))
+        #expect(error?.description == "no-such-kid names no stored key")
+        #expect(try await SigningKeyAdmin.list(storage: storage).count == 1, "nothing was removed")
+        try await storage.close()
+    }
 }

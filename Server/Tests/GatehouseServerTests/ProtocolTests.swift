@@ -65,6 +65,7 @@ struct ProtocolTests {
             #expect(huge.status == .contentTooLarge)
             #expect(huge.errorCode == "request_entity_too_large")
             #expect(try await client.get("/no/such/route").status == .notFound)
+            #expect(try await client.get("/no/such/route").errorCode == "not_found")
             #expect(try await client.get("/user").status == .unauthorized)
             #expect(try await client.get("/user").errorCode == "no_authorization")
         }
@@ -107,6 +108,21 @@ struct ProtocolTests {
             #expect(reply.errorCode == "anonymous_provider_disabled")
             let settings = try await client.get("/settings")
             #expect((settings["external"] as? [String: Any])?["anonymous_users"] as? Bool == false)
+        }
+    }
+
+    @Test func settingsReportAppleAndGoogleWhenTheirClientIDsAreConfigured() async throws {
+        for (apple, google) in [([], []), (["com.example.app"], []), ([], ["web.apps.googleusercontent.com"])] {
+            let harness = try await Harness.make {
+                $0.apple.clientIDs = apple
+                $0.google.clientIDs = google
+            }
+            defer { harness.removeFiles() }
+            try await harness.live { client in
+                let external = try await client.get("/settings")["external"] as? [String: Any]
+                #expect(external?["apple"] as? Bool == !apple.isEmpty, "\(apple)")
+                #expect(external?["google"] as? Bool == !google.isEmpty, "\(google)")
+            }
         }
     }
 

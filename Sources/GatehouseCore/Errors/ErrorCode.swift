@@ -130,6 +130,15 @@ extension ErrorCode {
     public static let unknown: ErrorCode = "unknown"
 }
 
+// MARK: - Gatehouse server codes for routing failures
+
+extension ErrorCode {
+    /// No route matches the request's path.
+    public static let notFound: ErrorCode = "not_found"
+    /// A route matches the path but not the request's method.
+    public static let methodNotAllowed: ErrorCode = "method_not_allowed"
+}
+
 // MARK: - Client codes (never sent by a server)
 
 extension ErrorCode {

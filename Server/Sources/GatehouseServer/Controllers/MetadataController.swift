@@ -22,7 +22,7 @@ struct MetadataController {
             let settings: [String: JSONValue] = [
                 "external": [
                     "anonymous_users": .bool(configuration.anonymousUsers), "email": true, "phone": false,
-                    "apple": false, "google": false,
+                    "apple": .bool(configuration.apple.isEnabled), "google": .bool(configuration.google.isEnabled),
                 ],
                 "disable_signup": .bool(configuration.signupDisabled),
                 "mailer_autoconfirm": .bool(configuration.mailerAutoconfirm),

@@ -25,9 +25,9 @@ struct ErrorMiddleware: RouterMiddleware {
             case .contentTooLarge:
                 throw APIError(.contentTooLarge, .requestEntityTooLarge, "Request body too large")
             case .notFound:
-                throw APIError(.notFound, ErrorCode("not_found"), "Not found")
+                throw APIError(.notFound, .notFound, "Not found")
             case .methodNotAllowed:
-                throw APIError(.methodNotAllowed, ErrorCode("method_not_allowed"), "Method not allowed")
+                throw APIError(.methodNotAllowed, .methodNotAllowed, "Method not allowed")
             default:
                 throw APIError(error.status, .unknown, error.body ?? "Request failed")
             }

@@ -28,18 +28,47 @@ public enum SigningKeyAdmin {
     }
 
     /// Removes a key that no longer signs; tokens it signed stop verifying at the next start.
+    ///
+    /// - Throws: ``RetireError`` when `kid` names no stored key or names the signing key.
     public static func retire(kid: String, storage: any AuthStorage, now: Date = Date()) async throws {
         try await storage.transaction { tx in
             let keys = try await tx.signingKeys()
             guard let newest = keys.max(by: { $0.createdAt < $1.createdAt }), keys.contains(where: { $0.kid == kid })
             else {
-                throw ConfigurationError(variable: "kid", problem: "names no stored key")
+                throw RetireError(kid: kid, reason: .unknownKey)
             }
-            guard newest.kid != kid else {
-                throw ConfigurationError(variable: "kid", problem: "is the signing key; rotate first")
-            }
+            guard newest.kid != kid else { throw RetireError(kid: kid, reason: .signingKey) }
             _ = try await tx.deleteSigningKey(kid: kid)
             try await tx.appendAudit(AuditEntry(at: now, action: "signing_key_retired", detail: kid))
+        }
+    }
+}
+
+extension SigningKeyAdmin {
+    /// Why ``SigningKeyAdmin/retire(kid:storage:now:)`` refused a kid: an operator's input, not
+    /// the server's configuration.
+    public struct RetireError: Error, CustomStringConvertible, Equatable {
+        /// What is wrong with the kid.
+        public enum Reason: Sendable, Equatable {
+            /// No stored key has this kid.
+            case unknownKey
+            /// The kid names the key that signs; rotate first.
+            case signingKey
+        }
+
+        public var kid: String
+        public var reason: Reason
+
+        public init(kid: String, reason: Reason) {
+            self.kid = kid
+            self.reason = reason
+        }
+
+        public var description: String {
+            switch reason {
+            case .unknownKey: "\(kid) names no stored key"
+            case .signingKey: "\(kid) is the signing key; rotate first"
+            }
         }
     }
 }
