@@ -15,7 +15,9 @@ struct AccountStatusTests {
         let guest = User(id: "1b9d6bcd-bbfd-4b2d", isAnonymous: true)
 
         let signedIn = AccountStatus(session: .success(member), isConfirmedByServer: true)
-        #expect(signedIn == AccountStatus(kind: .signedIn, maskedIdentifier: "a•••@example.com", isConfirmedByServer: true))
+        #expect(
+            signedIn == AccountStatus(kind: .signedIn, maskedIdentifier: "a•••@example.com", isConfirmedByServer: true)
+        )
         #expect(signedIn.title == "Signed in")
         #expect(signedIn.summary == "Signed in · a•••@example.com · confirmed by the server")
 

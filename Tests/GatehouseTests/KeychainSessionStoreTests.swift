@@ -117,7 +117,10 @@ struct KeychainSessionStoreTests {
     }
 
     @Test func defaultNamesKeepAppsAndServersApart() {
-        let staging = KeychainSessionStore.defaultService(bundleIdentifier: "com.example.app", scope: "staging.example.com")
+        let staging = KeychainSessionStore.defaultService(
+            bundleIdentifier: "com.example.app",
+            scope: "staging.example.com"
+        )
         let production = KeychainSessionStore.defaultService(bundleIdentifier: "com.example.app", scope: "example.com")
         let otherApp = KeychainSessionStore.defaultService(bundleIdentifier: "com.example.other", scope: "example.com")
         #expect(Set([staging, production, otherApp]).count == 3)

@@ -45,7 +45,11 @@ public struct AccountStatus: Sendable, Hashable {
             self.init(kind: .signedOut, maskedIdentifier: nil, isConfirmedByServer: false)
         case .success(let user?):
             if user.isAnonymous {
-                self.init(kind: .guest, maskedIdentifier: Self.mask(id: user.id), isConfirmedByServer: isConfirmedByServer)
+                self.init(
+                    kind: .guest,
+                    maskedIdentifier: Self.mask(id: user.id),
+                    isConfirmedByServer: isConfirmedByServer
+                )
             } else {
                 let identifier = user.email.map(Self.mask(email:)) ?? Self.mask(id: user.id)
                 self.init(kind: .signedIn, maskedIdentifier: identifier, isConfirmedByServer: isConfirmedByServer)

@@ -20,7 +20,9 @@ extension KeychainClient {
             guard let found = result as? [String: Any], let data = found[kSecValueData as String] as? Data else {
                 return (.other(errSecDecode), nil)
             }
-            return (.success, KeychainItem(data: data, accessGroup: found[kSecAttrAccessGroup as String] as? String ?? ""))
+            return (
+                .success, KeychainItem(data: data, accessGroup: found[kSecAttrAccessGroup as String] as? String ?? "")
+            )
         },
         add: { query, data, accessibility in
             var attributes = query.secAttributes

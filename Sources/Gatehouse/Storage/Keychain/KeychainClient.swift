@@ -25,9 +25,10 @@ public struct KeychainClient: Sendable {
     /// Creates a client from its four calls.
     public init(
         copyMatching: @escaping @Sendable (KeychainQuery) -> (status: KeychainStatus, item: KeychainItem?),
-        add: @escaping @Sendable (KeychainQuery, Data, KeychainAccessibility) -> (
-            status: KeychainStatus, accessGroup: String?
-        ),
+        add:
+            @escaping @Sendable (KeychainQuery, Data, KeychainAccessibility) -> (
+                status: KeychainStatus, accessGroup: String?
+            ),
         update: @escaping @Sendable (KeychainQuery, Data, KeychainAccessibility) -> KeychainStatus,
         delete: @escaping @Sendable (KeychainQuery) -> KeychainStatus
     ) {

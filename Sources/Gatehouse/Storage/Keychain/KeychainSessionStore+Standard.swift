@@ -29,7 +29,8 @@ extension KeychainSessionStore {
         client: KeychainClient
     ) -> KeychainSessionStore {
         let directory =
-            fallbackDirectory ?? FileSessionStore.applicationSupportDirectory(namespace: bundleIdentifier ?? "gatehouse")
+            fallbackDirectory
+            ?? FileSessionStore.applicationSupportDirectory(namespace: bundleIdentifier ?? "gatehouse")
         let safeScope = String(scope.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
         return KeychainSessionStore(
             service: defaultService(bundleIdentifier: bundleIdentifier, scope: scope),

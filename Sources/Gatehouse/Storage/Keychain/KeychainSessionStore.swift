@@ -83,15 +83,15 @@ public struct KeychainSessionStore: SessionStore {
     }
 
     public func load() throws -> Session? {
-        try run({ try $0.load() }) { try keychainLoad() }
+        try run(onFallback: { try $0.load() }, keychain: { try keychainLoad() })
     }
 
     public func save(_ session: Session) throws {
-        try run({ try $0.save(session) }) { try keychainSave(StoredSessionFile.encode(session)) }
+        try run(onFallback: { try $0.save(session) }, keychain: { try keychainSave(StoredSessionFile.encode(session)) })
     }
 
     public func delete() throws {
-        try run({ try $0.delete() }) { try keychainDelete() }
+        try run(onFallback: { try $0.delete() }, keychain: { try keychainDelete() })
     }
 
     public func takeNotices() -> [StorageNotice] {
@@ -105,8 +105,8 @@ public struct KeychainSessionStore: SessionStore {
     public var usesFallback: Bool { state.withLock { $0.usesFallback } }
 
     private func run<Result>(
-        _ onFallback: (any SessionStore) throws -> Result,
-        _ body: () throws -> Result
+        onFallback: (any SessionStore) throws -> Result,
+        keychain body: () throws -> Result
     ) throws -> Result {
         if usesFallback, let fallback { return try onFallback(fallback) }
         do {
