@@ -44,6 +44,8 @@ struct ContractSettings: Sendable {
     var autoconfirm = false
     /// Sign in with Apple is enabled (on the server: with a fake Apple serving its keys).
     var apple = false
+    /// Guests may sign in (`GATEHOUSE_ANONYMOUS_USERS`; the in-memory `allowsAnonymousSignIn`).
+    var guests = true
 }
 
 /// The backends the contract runs against.

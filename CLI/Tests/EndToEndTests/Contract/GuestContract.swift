@@ -16,6 +16,13 @@ struct GuestContract {
     }
 
     @Test(arguments: BackendKind.underTest)
+    func guestsCanBeTurnedOff(_ kind: BackendKind) async throws {
+        try await kind.run(ContractSettings(guests: false)) { world in
+            await expectFailure(.anonymousProviderDisabled) { try await world.backend.signInAnonymously() }
+        }
+    }
+
+    @Test(arguments: BackendKind.underTest)
     func anEmailUpgradeNeedsTheCodeAndKeepsTheID(_ kind: BackendKind) async throws {
         try await kind.run { world in
             let backend = world.backend

@@ -11,7 +11,11 @@ struct InMemoryWorld: ContractWorld {
 
     init(_ settings: ContractSettings) {
         memory = InMemoryAuthBackend(
-            configuration: .init(requiresEmailConfirmation: !settings.autoconfirm, now: clock.now)
+            configuration: .init(
+                requiresEmailConfirmation: !settings.autoconfirm,
+                allowsAnonymousSignIn: settings.guests,
+                now: clock.now
+            )
         )
     }
 

@@ -13,6 +13,7 @@ struct ServerWorld: ContractWorld {
         let apple = settings.apple ? try await FakeApple() : nil
         var environment = apple?.serverEnvironment ?? [:]
         environment["GATEHOUSE_MAILER_AUTOCONFIRM"] = settings.autoconfirm ? "true" : "false"
+        environment["GATEHOUSE_ANONYMOUS_USERS"] = settings.guests ? "true" : "false"
         let server = try await Self.startServer(environment)
         let backend = GoTrueBackend(configuration: .init(url: server.url), transport: HTTPTransport.urlSession())
         return ServerWorld(server: server, apple: apple, backend: backend)

@@ -30,6 +30,17 @@ struct SessionContract {
         }
     }
 
+    @Test(arguments: BackendKind.underTest)
+    func anAccessTokenTheBackendNeverIssuedIsBadJWT(_ kind: BackendKind) async throws {
+        try await kind.run { world in
+            var forged = try await world.backend.signInAnonymously()
+            forged.accessToken = "not.a.token"
+            let error = await expectFailure(.badJWT) { try await world.backend.user(for: forged) }
+            #expect(error?.endsSession == false, "not definitive: a refresh may still work")
+            #expect(try await world.backend.refresh(forged).user.id == forged.user.id)
+        }
+    }
+
     @Test(arguments: BackendKind.underTest, LogoutScope.allCases)
     func signOutEndsTheSessionsOfItsScope(_ kind: BackendKind, scope: LogoutScope) async throws {
         try await kind.run(ContractSettings(autoconfirm: true)) { world in
