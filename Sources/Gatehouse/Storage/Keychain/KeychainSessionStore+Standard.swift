@@ -19,6 +19,7 @@ extension KeychainSessionStore {
     ///   - accessibility: When the item can be read.
     ///   - bundleIdentifier: The app's bundle identifier.
     ///   - fallbackDirectory: Where the fallback file goes; defaults to Application Support.
+    ///   - stopsDebugBuildsOnMissingEntitlement: Whether a debug build stops when falling back.
     ///   - client: The keychain calls.
     public static func standard(
         scope: String,
@@ -26,6 +27,7 @@ extension KeychainSessionStore {
         accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
         bundleIdentifier: String? = Bundle.main.bundleIdentifier,
         fallbackDirectory: URL? = nil,
+        stopsDebugBuildsOnMissingEntitlement: Bool = true,
         client: KeychainClient
     ) -> KeychainSessionStore {
         let directory =
@@ -40,6 +42,7 @@ extension KeychainSessionStore {
             fallback: FileSessionStore(
                 fileURL: directory.appendingPathComponent("gatehouse-session-\(safeScope).json")
             ),
+            stopsDebugBuildsOnMissingEntitlement: stopsDebugBuildsOnMissingEntitlement,
             client: client
         )
     }

@@ -35,7 +35,7 @@ public struct KeychainSessionStore: SessionStore {
     public let migrationSources: [KeychainQuery]
     /// Where the session goes when the keychain refuses for a missing entitlement.
     public let fallback: (any SessionStore)?
-    /// Whether a debug build stops (`assertionFailure`) when the store falls back.
+    /// Whether a debug build stops (`assertionFailure`) when the store falls back (never in a test run).
     public let stopsDebugBuildsOnMissingEntitlement: Bool
 
     let client: KeychainClient
@@ -125,7 +125,7 @@ public struct KeychainSessionStore: SessionStore {
             return !state.usesFallback
         }
         #if DEBUG
-        if first, stopsDebugBuildsOnMissingEntitlement {
+        if first, stopsDebugBuildsOnMissingEntitlement, !Self.isRunningTests {
             assertionFailure(
                 "Gatehouse: the keychain refused with errSecMissingEntitlement. Sign the app with a "
                     + "provisioning profile that has the keychain-access-groups entitlement (Keychain "
@@ -134,6 +134,14 @@ public struct KeychainSessionStore: SessionStore {
         }
         #endif
         return fallback
+    }
+
+    /// Whether this process is a test run (XCTest or Swift Testing under Xcode), where a debug
+    /// stop would end the run instead of telling a developer.
+    static var isRunningTests: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["XCTestConfigurationFilePath"] != nil || environment["XCTestBundlePath"] != nil
+            || environment["XCTestSessionIdentifier"] != nil
     }
 }
 
