@@ -52,7 +52,16 @@ public func buildServer(
     router.add(middleware: ErrorMiddleware())
     MetadataController(auth: auth).register(on: router)
     SignUpController(auth: auth).register(on: router)
-    TokenController(auth: auth).register(on: router)
+    TokenController(
+        auth: auth,
+        refresh: RefreshRotation(
+            storage: storage,
+            refreshTokens: auth.refreshTokens,
+            sessions: auth.sessions,
+            audit: auth.auditLog,
+            rules: RefreshDecision.Rules(configuration)
+        )
+    ).register(on: router)
     UserController(auth: auth).register(on: router)
     CodeController(auth: auth).register(on: router)
     AdminController(auth: auth).register(on: router)

@@ -6,6 +6,7 @@ import Hummingbird
 /// `POST /token?grant_type=password|refresh_token|id_token`.
 struct TokenController {
     let auth: AuthContext
+    let refresh: RefreshRotation
 
     func register(on router: Router<AppRequestContext>) {
         router.post("token") { request, context in try await token(request, context) }
@@ -93,62 +94,5 @@ struct TokenController {
             throw APIError(.badRequest, .emailNotConfirmed, "Email not confirmed")
         }
         if user.isBanned(at: now) { throw APIError.userBanned }
-    }
-
-    func refresh(_ token: String, ip: String, now: Date) async throws -> WireSession {
-        let notFound = APIError(.badRequest, .refreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found")
-        guard let parsed = auth.refreshTokens.parse(token) else { throw notFound }
-        let configuration = auth.configuration
-
-        enum Verdict: Sendable {
-            case session(SessionGrant)
-            case failure(APIError)
-        }
-        let verdict: Verdict = try await auth.storage.transaction { tx in
-            guard let (session, user) = try await tx.sessionWithUser(id: parsed.sessionID),
-                auth.refreshTokens.isAuthentic(parsed, for: session)
-            else { return .failure(notFound) }
-            if user.isBanned(at: now) {
-                try await tx.deleteSessions(userID: user.id, except: nil)
-                return .failure(APIError.userBanned)
-            }
-            if now.timeIntervalSince(session.createdAt) > configuration.sessionLifetime
-                || now.timeIntervalSince(session.refreshedAt) > configuration.sessionInactivityTimeout
-            {
-                try await tx.deleteSession(id: session.id)
-                return .failure(APIError(.badRequest, .sessionExpired, "Session Expired"))
-            }
-            if parsed.counter == session.counter {
-                guard try await tx.rotateSession(id: session.id, expectedCounter: session.counter, at: now) else {
-                    // Another instance rotated first: its UPDATE held the row lock and has
-                    // committed, so a fresh read sees the child. Answer as for a concurrent refresh.
-                    guard let current = try await tx.session(id: session.id), current.counter == parsed.counter + 1
-                    else { return .failure(notFound) }
-                    return .session(SessionGrant(user: user, session: current, counter: current.counter))
-                }
-                var rotated = session
-                rotated.counter += 1
-                try await auth.audit("token_refreshed", actor: user.id, ip: ip, in: tx)
-                return .session(SessionGrant(user: user, session: rotated, counter: rotated.counter))
-            }
-            let withinReuse =
-                session.rotatedAt.map { now.timeIntervalSince($0) <= configuration.refreshReuseInterval } ?? false
-            if parsed.counter == session.counter - 1 || (parsed.counter < session.counter && withinReuse) {
-                // A lost response or a concurrent refresh: answer with the current token, mint nothing.
-                return .session(SessionGrant(user: user, session: session, counter: session.counter))
-            }
-            if parsed.counter < session.counter {
-                try await tx.deleteSession(id: session.id)
-                try await auth.audit("token_revoked", actor: user.id, ip: ip, detail: "refresh token reuse", in: tx)
-                return .failure(
-                    APIError(.badRequest, .refreshTokenAlreadyUsed, "Invalid Refresh Token: Already Used")
-                )
-            }
-            return .failure(notFound)
-        }
-        switch verdict {
-        case .session(let grant): return try await auth.wireSession(grant, now: now)
-        case .failure(let error): throw error
-        }
     }
 }

@@ -19,8 +19,13 @@ public struct AuthContext: Sendable {
     let now: @Sendable () -> Date
     let logger: Logger
 
-    /// Stores a new session for `user`, signed in by `method`; ``wireSession(_:now:)`` signs its
-    /// tokens once the transaction has committed.
+    /// Opens sessions and signs committed grants.
+    var sessions: SessionIssuer { SessionIssuer(tokens: tokens, refreshTokens: refreshTokens) }
+
+    /// The audit log on this context's clock.
+    var auditLog: AuditLog { AuditLog(now: now) }
+
+    /// Stores a new session for `user`, signed in by `method` (see ``SessionIssuer``).
     func issueSession(
         for user: UserRecord,
         method: String,
@@ -29,27 +34,12 @@ public struct AuthContext: Sendable {
     )
         async throws -> SessionGrant
     {
-        let session = SessionRecord(
-            userID: user.id,
-            salt: Hex.encode(Hex.randomBytes(16)),
-            createdAt: now,
-            refreshedAt: now,
-            amr: [AMREntry(method: method, timestamp: Int(now.timeIntervalSince1970))]
-        )
-        try await tx.insertSession(session)
-        return SessionGrant(user: user, session: session, counter: 0)
+        try await sessions.open(for: user, method: method, in: tx, at: now)
     }
 
-    /// The response body for a committed grant: a signed access token and the refresh token.
+    /// The response body for a committed grant (see ``SessionIssuer``).
     func wireSession(_ grant: SessionGrant, now: Date) async throws -> WireSession {
-        let access = try await tokens.accessToken(for: grant.user, session: grant.session, now: now)
-        return WireSession(
-            accessToken: access,
-            expiresIn: tokens.lifetime,
-            expiresAt: Int(now.timeIntervalSince1970) + tokens.lifetime,
-            refreshToken: refreshTokens.token(for: grant.session, counter: grant.counter),
-            user: grant.user.wire
-        )
+        try await sessions.answer(grant, now: now)
     }
 
     /// Sends mail off the request path, so that answers take the same time whether or not a

@@ -1,0 +1,18 @@
+import Foundation
+
+/// Appends audit-log lines (who did what, from where; never a secret) inside a transaction, so
+/// that a line exists exactly when its change committed.
+struct AuditLog: Sendable {
+    let now: @Sendable () -> Date
+
+    /// Records `action` by `actor` from `ip` in `tx`.
+    func record(
+        _ action: String,
+        actor: UUID?,
+        ip: String?,
+        detail: String? = nil,
+        in tx: any StorageTransaction
+    ) async throws {
+        try await tx.appendAudit(AuditEntry(at: now(), action: action, actorID: actor, ip: ip, detail: detail))
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import GatehouseCore
+
+/// Opens sessions inside a transaction and, once it has committed, signs the answer.
+///
+/// Signing happens after the commit on purpose: it takes no database lock, and nothing is
+/// signed for a grant that rolled back (see ``SessionGrant``).
+struct SessionIssuer: Sendable {
+    let tokens: TokenService
+    let refreshTokens: RefreshTokenCodec
+
+    /// Stores a new session for `user`, signed in by `method`.
+    ///
+    /// - Returns: The grant to answer with after the commit (``answer(_:now:)``).
+    func open(
+        for user: UserRecord,
+        method: String,
+        in tx: any StorageTransaction,
+        at now: Date
+    ) async throws -> SessionGrant {
+        let session = SessionRecord(
+            userID: user.id,
+            salt: Hex.encode(Hex.randomBytes(16)),
+            createdAt: now,
+            refreshedAt: now,
+            amr: [AMREntry(method: method, timestamp: Int(now.timeIntervalSince1970))]
+        )
+        try await tx.insertSession(session)
+        return SessionGrant(user: user, session: session, counter: 0)
+    }
+
+    /// The response body for a committed grant: a signed access token and the refresh token.
+    func answer(_ grant: SessionGrant, now: Date) async throws -> WireSession {
+        let access = try await tokens.accessToken(for: grant.user, session: grant.session, now: now)
+        return WireSession(
+            accessToken: access,
+            expiresIn: tokens.lifetime,
+            expiresAt: Int(now.timeIntervalSince1970) + tokens.lifetime,
+            refreshToken: refreshTokens.token(for: grant.session, counter: grant.counter),
+            user: grant.user.wire
+        )
+    }
+}
