@@ -49,6 +49,11 @@ extension AuthService {
         nextFlightID += 1
         let task = Task<Session, any Error> {
             defer { if self.refreshFlight?.id == id { self.refreshFlight = nil } }
+            // Processes sharing the store refresh one at a time; one that waited finds the new
+            // pair in the store below and adopts it. Without the lock (none, or it timed out)
+            // the server's reuse interval still answers a concurrent refresh.
+            let release = try? await self.store.refreshLock?.acquire()
+            defer { release?() }
             var current = entry
             // Another process sharing the store (an app extension, a second CLI run) may have
             // rotated the token already: adopt its session rather than presenting a used token.

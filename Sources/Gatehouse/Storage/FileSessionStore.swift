@@ -101,6 +101,12 @@ public struct FileSessionStore: SessionStore {
         }
     }
 
+    /// An advisory lock on `<file>.lock`, so that processes sharing the file (several runs of a
+    /// command-line program, an app and a helper) refresh one at a time.
+    public var refreshLock: RefreshLock? {
+        .file(at: fileURL.appendingPathExtension("lock"))
+    }
+
     public func delete() throws {
         do {
             try FileIO.removeIfPresent(fileURL.path)

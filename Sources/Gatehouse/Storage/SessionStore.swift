@@ -28,9 +28,16 @@ public protocol SessionStore: Sendable {
     /// Notices gathered since the last call (a fallback taken, for example), each reported once.
     /// Stores without any return an empty list (the default).
     func takeNotices() -> [StorageNotice]
+
+    /// The lock that processes sharing this store hold around a refresh, or `nil` when only
+    /// one process uses it (the default).
+    var refreshLock: RefreshLock? { get }
 }
 
 extension SessionStore {
     /// No notices.
     public func takeNotices() -> [StorageNotice] { [] }
+
+    /// No cross-process lock.
+    public var refreshLock: RefreshLock? { nil }
 }

@@ -20,6 +20,7 @@ extension KeychainSessionStore {
     ///   - bundleIdentifier: The app's bundle identifier.
     ///   - fallbackDirectory: Where the fallback file goes; defaults to Application Support.
     ///   - stopsDebugBuildsOnMissingEntitlement: Whether a debug build stops when falling back.
+    ///   - refreshLockURL: A lock file in the App Group container shared with extensions, or `nil`.
     ///   - client: The keychain calls.
     public static func standard(
         scope: String,
@@ -28,6 +29,7 @@ extension KeychainSessionStore {
         bundleIdentifier: String? = Bundle.main.bundleIdentifier,
         fallbackDirectory: URL? = nil,
         stopsDebugBuildsOnMissingEntitlement: Bool = true,
+        refreshLockURL: URL? = nil,
         client: KeychainClient
     ) -> KeychainSessionStore {
         let directory =
@@ -43,6 +45,7 @@ extension KeychainSessionStore {
                 fileURL: directory.appendingPathComponent("gatehouse-session-\(safeScope).json")
             ),
             stopsDebugBuildsOnMissingEntitlement: stopsDebugBuildsOnMissingEntitlement,
+            refreshLockURL: refreshLockURL,
             client: client
         )
     }
@@ -57,7 +60,8 @@ extension KeychainSessionStore {
         accessGroup: String? = nil,
         accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
         migratingFrom: [KeychainQuery] = [],
-        fallback: (any SessionStore)? = nil
+        fallback: (any SessionStore)? = nil,
+        refreshLockURL: URL? = nil
     ) {
         self.init(
             service: service,
@@ -66,17 +70,26 @@ extension KeychainSessionStore {
             accessibility: accessibility,
             migratingFrom: migratingFrom,
             fallback: fallback,
+            refreshLockURL: refreshLockURL,
             client: .live
         )
     }
 
-    /// The default store on this device's keychain (see ``standard(scope:accessGroup:accessibility:bundleIdentifier:fallbackDirectory:client:)``).
+    /// The default store on this device's keychain (see
+    /// ``standard(scope:accessGroup:accessibility:bundleIdentifier:fallbackDirectory:stopsDebugBuildsOnMissingEntitlement:refreshLockURL:client:)``).
     public static func standard(
         scope: String,
         accessGroup: String? = nil,
-        accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly
+        accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
+        refreshLockURL: URL? = nil
     ) -> KeychainSessionStore {
-        standard(scope: scope, accessGroup: accessGroup, accessibility: accessibility, client: .live)
+        standard(
+            scope: scope,
+            accessGroup: accessGroup,
+            accessibility: accessibility,
+            refreshLockURL: refreshLockURL,
+            client: .live
+        )
     }
 }
 #endif

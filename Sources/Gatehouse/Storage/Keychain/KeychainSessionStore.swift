@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A session store in the keychain: one generic-password item, readable after the device's
 /// first unlock (configurable), named by service, account and access group.
@@ -37,6 +37,9 @@ public struct KeychainSessionStore: SessionStore {
     public let fallback: (any SessionStore)?
     /// Whether a debug build stops (`assertionFailure`) when the store falls back (never in a test run).
     public let stopsDebugBuildsOnMissingEntitlement: Bool
+    /// A file in a folder every process sharing the item can reach (the App Group container),
+    /// locked around refreshes so that the app and its extensions refresh one at a time.
+    public let refreshLockURL: URL?
 
     let client: KeychainClient
     let state = Locked(KeychainStoreState())
@@ -53,6 +56,7 @@ public struct KeychainSessionStore: SessionStore {
     ///   - migratingFrom: Earlier places of the item to move here on first read.
     ///   - fallback: Where to keep the session without a keychain entitlement, or `nil` to throw.
     ///   - stopsDebugBuildsOnMissingEntitlement: Whether a debug build stops when falling back.
+    ///   - refreshLockURL: A lock file shared with the app's extensions, or `nil`.
     ///   - client: The keychain calls.
     public init(
         service: String,
@@ -62,6 +66,7 @@ public struct KeychainSessionStore: SessionStore {
         migratingFrom: [KeychainQuery] = [],
         fallback: (any SessionStore)? = nil,
         stopsDebugBuildsOnMissingEntitlement: Bool = true,
+        refreshLockURL: URL? = nil,
         client: KeychainClient
     ) {
         self.service = service
@@ -73,6 +78,7 @@ public struct KeychainSessionStore: SessionStore {
         self.migrationSources = sources
         self.fallback = fallback
         self.stopsDebugBuildsOnMissingEntitlement = stopsDebugBuildsOnMissingEntitlement
+        self.refreshLockURL = refreshLockURL
         self.client = client
     }
 
@@ -99,6 +105,12 @@ public struct KeychainSessionStore: SessionStore {
             defer { state.notices = [] }
             return state.notices
         }
+    }
+
+    /// The lock at ``refreshLockURL``, or the fallback store's while the session is kept there.
+    public var refreshLock: RefreshLock? {
+        if let refreshLockURL { return .file(at: refreshLockURL) }
+        return usesFallback ? fallback?.refreshLock : nil
     }
 
     /// Whether this process keeps the session in the fallback store.
