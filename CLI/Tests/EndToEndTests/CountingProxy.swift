@@ -68,7 +68,9 @@ final class CountingProxy: @unchecked Sendable {
         process.standardOutput = output
         try process.run()
         let line = await Blocking.run { output.fileHandleForReading.availableData }
-        let port = try #require(Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let port = try #require(
+            Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        )
         url = URL(string: "http://127.0.0.1:\(port)")!
     }
 
