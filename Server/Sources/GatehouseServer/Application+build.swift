@@ -33,17 +33,30 @@ public func buildServer(
     let database = try await ServerDatabase.open(configuration, logger: logger)
     let storage = database.storage
     let secret = try database.serverSecret()
+    let codes = OneTimeCodes(secret: secret)
     let auth = AuthContext(
         configuration: configuration,
         storage: storage,
         tokens: try await TokenService.make(configuration: configuration, storage: storage, now: now()),
         refreshTokens: RefreshTokenCodec(secret: secret),
-        codes: OneTimeCodes(secret: secret),
+        codes: codes,
         passwords: PasswordHasher(cost: configuration.bcryptCost),
         policy: PasswordPolicy.loadBundled(),
         limiter: database.rateLimiter,
-        mailer: mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) }
-            ?? LogMailer(logger: logger),
+        delivery: CodeDelivery(
+            codes: codes,
+            template: CodeMailTemplate(siteURL: configuration.siteURL, lifetime: configuration.codeLifetime),
+            outbox: MailOutbox(
+                mailer: mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) }
+                    ?? LogMailer(logger: logger),
+                logger: logger
+            ),
+            limiter: database.rateLimiter,
+            lifetime: configuration.codeLifetime,
+            spacing: TimeInterval(configuration.smtpMaxFrequency),
+            clientBudget: configuration.rateLimits.otp,
+            serverBudget: configuration.rateLimits.emailSent
+        ),
         idTokens: idTokenVerifiers(configuration: configuration, logger: logger),
         now: now,
         logger: logger

@@ -78,6 +78,6 @@ struct FileMailer: Mailer {
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data("\(mail.to) \(mail.code ?? "-")\n".utf8))
+        try handle.write(contentsOf: Data("\(mail.to) \(CapturingMailer.code(in: mail.body) ?? "-")\n".utf8))
     }
 }

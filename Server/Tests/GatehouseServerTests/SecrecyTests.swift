@@ -46,7 +46,7 @@ struct SecrecyTests {
         configuration.port = 0
         configuration.bcryptCost = 4
         configuration.database = .sqliteFile(directory.appendingPathComponent("db.sqlite").path)
-        let mailer = MemoryMailer()
+        let mailer = CapturingMailer()
         let server = try await buildServer(configuration: configuration, mailer: mailer, logger: logger)
         let secrets = SecretBox()
         try await server.application.test(.live) { raw in

@@ -35,7 +35,7 @@ struct AdminLinkController {
         let body = try await JSONBody.decode(InviteRequest.self, from: request, context: context)
         let email = try EmailAddress.normalized(body.email)
         let now = auth.now()
-        let (user, mail): (UserRecord, Mail) = try await auth.storage.transaction { tx in
+        let (user, mail): (UserRecord, Mail?) = try await auth.storage.transaction { tx in
             if try await tx.user(email: email) != nil {
                 throw APIError(
                     .unprocessableContent,
@@ -52,18 +52,18 @@ struct AdminLinkController {
                 updatedAt: now
             )
             try await tx.insertUser(user)
-            let issued = auth.codes.issue(
-                userID: user.id,
-                purpose: "invite",
-                email: email,
-                now: now,
-                lifetime: auth.configuration.codeLifetime
+            let mail = try await auth.delivery.issue(
+                .invite,
+                for: user.id,
+                to: email,
+                spacing: .ignore,
+                in: tx,
+                now: now
             )
-            try await tx.upsertCode(issued.record)
             try await auth.audit("user_invited", actor: user.id, ip: context.clientKey, in: tx)
-            return (user, auth.codeMail(to: email, purpose: "invite", code: issued.code, link: issued.linkToken))
+            return (user, mail)
         }
-        auth.sendLater(mail)
+        auth.delivery.send(mail)
         var wire = user.wire
         wire.invitedAt = now
         return try JSONBody.response(wire, request: request)
@@ -75,16 +75,8 @@ struct AdminLinkController {
         let body = try await JSONBody.decode(LinkRequest.self, from: request, context: context)
         let email = try EmailAddress.normalized(body.email)
         let now = auth.now()
-        let purpose: String
-        let verificationType: String
-        switch body.type {
-        case "signup": (purpose, verificationType) = ("signup", "signup")
-        case "invite": (purpose, verificationType) = ("invite", "invite")
-        case "magiclink": (purpose, verificationType) = ("email", "magiclink")
-        case "recovery": (purpose, verificationType) = ("recovery", "recovery")
-        case "email_change_current", "email_change_new": (purpose, verificationType) = ("email_change", "email_change")
-        default: throw APIError.validation("Invalid link type")
-        }
+        guard let purpose = CodePurpose(linkType: body.type) else { throw APIError.validation("Invalid link type") }
+        let verificationType = purpose.verificationType.rawValue
         var hash: String?
         if let password = body.password {
             try auth.policy.check(password, email: email)
@@ -95,7 +87,7 @@ struct AdminLinkController {
         let (user, issued): (UserRecord, OneTimeCodes.Issued) = try await auth.storage.transaction { tx in
             var user = try await tx.user(email: email)
             if user == nil {
-                guard purpose == "signup" || purpose == "invite" else {
+                guard purpose == .signup || purpose == .invite else {
                     throw APIError(.notFound, .userNotFound, "User with this email not found")
                 }
                 let created = UserRecord(
@@ -111,7 +103,7 @@ struct AdminLinkController {
                 user = created
             }
             guard let user else { throw APIError.unexpected }
-            if purpose == "email_change" {
+            if purpose == .emailChange {
                 guard let newEmail else { throw APIError.validation("email_change links need new_email") }
                 if try await tx.user(email: newEmail) != nil {
                     throw APIError(
@@ -121,15 +113,8 @@ struct AdminLinkController {
                     )
                 }
             }
-            let target = purpose == "email_change" ? newEmail ?? email : email
-            let issued = auth.codes.issue(
-                userID: user.id,
-                purpose: purpose,
-                email: target,
-                now: now,
-                lifetime: auth.configuration.codeLifetime
-            )
-            try await tx.upsertCode(issued.record)
+            let target = purpose == .emailChange ? newEmail ?? email : email
+            let issued = try await auth.delivery.issueUnmailed(purpose, for: user.id, to: target, in: tx, now: now)
             try await auth.audit(
                 "admin_generate_link",
                 actor: user.id,

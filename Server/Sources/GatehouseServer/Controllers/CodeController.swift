@@ -19,64 +19,10 @@ struct CodeController {
         router.get("reauthenticate") { request, context in try await reauthenticate(request, context) }
     }
 
-    /// Issues a code unless one of the same purpose went to this user less than the send
-    /// spacing ago. - Returns: the mail to send, or `nil` when spacing held it back.
-    private func issue(
-        for user: UserRecord,
-        purpose: String,
-        email: String,
-        in tx: any StorageTransaction,
-        now: Date,
-        enforceSpacing: Bool
-    ) async throws -> Mail? {
-        if let previous = try await tx.code(userID: user.id, purpose: purpose) {
-            let elapsed = now.timeIntervalSince(previous.createdAt)
-            let spacing = TimeInterval(auth.configuration.smtpMaxFrequency)
-            if elapsed < spacing {
-                if enforceSpacing {
-                    let retry = Int((spacing - elapsed).rounded(.up))
-                    throw APIError(
-                        .tooManyRequests,
-                        .overEmailSendRateLimit,
-                        "For security purposes, you can only request this after \(retry) seconds.",
-                        retryAfter: retry
-                    )
-                }
-                return nil
-            }
-        }
-        let issued = auth.codes.issue(
-            userID: user.id,
-            purpose: purpose,
-            email: email,
-            now: now,
-            lifetime: auth.configuration.codeLifetime
-        )
-        try await tx.upsertCode(issued.record)
-        return auth.codeMail(to: email, purpose: purpose, code: issued.code, link: issued.linkToken)
-    }
-
-    private func limitSends(_ context: AppRequestContext, now: Date) async throws {
-        try await auth.limiter.hit(
-            .otp,
-            key: context.clientKey,
-            limit: auth.configuration.rateLimits.otp,
-            window: 300,
-            now: now
-        )
-        try await auth.limiter.hit(
-            .emailSent,
-            key: "server",
-            limit: auth.configuration.rateLimits.emailSent,
-            window: 3600,
-            now: now
-        )
-    }
-
     func otp(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(OTPRequest.self, from: request, context: context)
         let now = auth.now()
-        try await limitSends(context, now: now)
+        try await auth.delivery.spendBudget(client: context.clientKey, now: now)
         let email = try EmailAddress.normalized(body.email)
         let createUser = (body.createUser ?? true) && !auth.configuration.signupDisabled
         let mail: Mail? = try await auth.storage.transaction { tx in
@@ -93,26 +39,33 @@ struct CodeController {
                 user = created
             }
             guard let user else { return nil }  // unknown and create_user false: same answer, no mail
-            return try await issue(for: user, purpose: "email", email: email, in: tx, now: now, enforceSpacing: true)
+            return try await auth.delivery.issue(
+                .magicLink,
+                for: user.id,
+                to: email,
+                spacing: .refuse,
+                in: tx,
+                now: now
+            )
         }
-        if let mail { auth.sendLater(mail) }
+        auth.delivery.send(mail)
         return try JSONBody.empty(request: request)
     }
 
     func recover(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(RecoverRequest.self, from: request, context: context)
         let now = auth.now()
-        try await limitSends(context, now: now)
+        try await auth.delivery.spendBudget(client: context.clientKey, now: now)
         let email = try EmailAddress.normalized(body.email)
         let mail: Mail? = try await auth.storage.transaction { tx in
             guard var user = try await tx.user(email: email) else { return nil }
-            let mail = try await issue(
-                for: user,
-                purpose: "recovery",
-                email: email,
+            let mail = try await auth.delivery.issue(
+                .recovery,
+                for: user.id,
+                to: email,
+                spacing: .skip,
                 in: tx,
-                now: now,
-                enforceSpacing: false
+                now: now
             )
             if mail != nil {
                 user.recoverySentAt = now
@@ -120,14 +73,14 @@ struct CodeController {
             }
             return mail
         }
-        if let mail { auth.sendLater(mail) }
+        auth.delivery.send(mail)
         return try JSONBody.empty(request: request)
     }
 
     func resend(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(ResendRequest.self, from: request, context: context)
         let now = auth.now()
-        try await limitSends(context, now: now)
+        try await auth.delivery.spendBudget(client: context.clientKey, now: now)
         let email = try EmailAddress.normalized(body.email)
         guard body.type == .signup || body.type == .emailChange else {
             throw APIError.validation("Only signup and email_change can be resent")
@@ -136,30 +89,23 @@ struct CodeController {
             guard let user = try await tx.user(email: email) else { return nil }
             if body.type == .signup {
                 guard user.emailConfirmedAt == nil else { return nil }
-                return try await issue(
-                    for: user,
-                    purpose: "signup",
-                    email: email,
-                    in: tx,
-                    now: now,
-                    enforceSpacing: false
-                )
+                return try await auth.delivery.issue(.signup, for: user.id, to: email, spacing: .skip, in: tx, now: now)
             }
             // email_change: `email` is the current address; a fresh code goes to the pending new
             // one. Without a pending change there is nothing to resend (same answer either way).
-            guard let pending = try await tx.code(userID: user.id, purpose: "email_change"),
+            guard let pending = try await tx.code(userID: user.id, purpose: .emailChange),
                 pending.expiresAt > now
             else { return nil }
-            return try await issue(
-                for: user,
-                purpose: "email_change",
-                email: pending.email,
+            return try await auth.delivery.issue(
+                .emailChange,
+                for: user.id,
+                to: pending.email,
+                spacing: .skip,
                 in: tx,
-                now: now,
-                enforceSpacing: false
+                now: now
             )
         }
-        if let mail { auth.sendLater(mail) }
+        auth.delivery.send(mail)
         return try JSONBody.empty(request: request)
     }
 
@@ -170,36 +116,27 @@ struct CodeController {
             throw APIError(.unprocessableContent, .emailNotConfirmed, "Email not confirmed")
         }
         let mail = try await auth.storage.transaction { tx in
-            try await issue(
-                for: caller.user,
-                purpose: "reauthentication",
-                email: email,
+            try await auth.delivery.issue(
+                .reauthentication,
+                for: caller.user.id,
+                to: email,
+                spacing: .refuse,
                 in: tx,
-                now: now,
-                enforceSpacing: true
+                now: now
             )
         }
-        if let mail { auth.sendLater(mail) }
+        auth.delivery.send(mail)
         return try JSONBody.empty(request: request)
     }
 
     // MARK: - Verification
 
-    private static func purposes(for type: VerificationType) throws -> [String] {
-        switch type {
-        case .signup: return ["signup"]
-        case .email, .magiclink: return ["email", "signup"]
-        case .recovery: return ["recovery"]
-        case .emailChange: return ["email_change"]
-        case .invite: return ["invite"]
-        default: throw APIError.validation("Unsupported verification type")
-        }
-    }
-
     func verify(_ body: VerifyRequest, ip: String) async throws -> WireSession {
         let now = auth.now()
         try await auth.limiter.hit(.verify, key: ip, limit: auth.configuration.rateLimits.verify, window: 300, now: now)
-        let purposes = try Self.purposes(for: body.type)
+        guard let purposes = CodePurpose.verified(by: body.type) else {
+            throw APIError.validation("Unsupported verification type")
+        }
         let maximumAttempts = auth.configuration.maximumCodeAttempts
 
         enum Verdict: Sendable {
@@ -223,10 +160,7 @@ struct CodeController {
                 for purpose in purposes {
                     guard let candidate = try await tx.code(userID: user.id, purpose: purpose) else { continue }
                     if candidate.expiresAt <= now || candidate.attempts >= maximumAttempts { continue }
-                    if ConstantTime.equal(
-                        candidate.codeHash,
-                        auth.codes.hash(code: token, email: candidate.email, purpose: purpose)
-                    ) {
+                    if auth.codes.matches(token, candidate) {
                         match = candidate
                         break
                     }
@@ -242,28 +176,20 @@ struct CodeController {
             }
             if user.isBanned(at: now) { return .failure(APIError(.forbidden, .userBanned, "User is banned")) }
             try await tx.deleteCode(userID: record.userID, purpose: record.purpose)
-            let method: String
-            switch record.purpose {
-            case "email_change":
+            if record.purpose == .emailChange {
                 user.email = record.email
                 user.emailConfirmedAt = now
-                method = "email_change"
-            case "recovery":
+            } else {
                 user.emailConfirmedAt = user.emailConfirmedAt ?? now
-                method = "recovery"
-            case "signup", "invite":
-                user.emailConfirmedAt = user.emailConfirmedAt ?? now
-                method = record.purpose == "invite" ? "invite" : "email/signup"
-            default:
-                user.emailConfirmedAt = user.emailConfirmedAt ?? now
-                method = "otp"
             }
             if user.isAnonymous, user.email != nil { user.isAnonymous = false }
             user.lastSignInAt = now
             user.updatedAt = now
             try await tx.updateUser(user)
-            try await auth.audit("verified", actor: user.id, ip: ip, detail: record.purpose, in: tx)
-            return .session(try await auth.issueSession(for: user, method: method, in: tx, at: now))
+            try await auth.audit("verified", actor: user.id, ip: ip, detail: record.purpose.rawValue, in: tx)
+            return .session(
+                try await auth.issueSession(for: user, method: record.purpose.signInMethod, in: tx, at: now)
+            )
         }
         switch verdict {
         case .session(let grant): return try await auth.wireSession(grant, now: now)

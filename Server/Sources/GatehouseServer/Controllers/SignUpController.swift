@@ -37,7 +37,7 @@ struct SignUpController {
         enum Outcome {
             case session(SessionGrant)
             case user(WireUser)
-            case mailThenUser(WireUser, Mail)
+            case mailThenUser(WireUser, Mail?)
         }
         let outcome: Outcome = try await auth.storage.transaction { tx in
             if let existing = try await tx.user(email: email) {
@@ -67,16 +67,15 @@ struct SignUpController {
             }
             user.confirmationSentAt = now
             try await tx.insertUser(user)
-            let issued = auth.codes.issue(
-                userID: user.id,
-                purpose: "signup",
-                email: email,
-                now: now,
-                lifetime: auth.configuration.codeLifetime
+            let mail = try await auth.delivery.issue(
+                .signup,
+                for: user.id,
+                to: email,
+                spacing: .ignore,
+                in: tx,
+                now: now
             )
-            try await tx.upsertCode(issued.record)
             try await auth.audit("user_signedup", actor: user.id, ip: ip, in: tx)
-            let mail = auth.codeMail(to: email, purpose: "signup", code: issued.code, link: issued.linkToken)
             return .mailThenUser(user.wire, mail)
         }
         switch outcome {
@@ -85,7 +84,7 @@ struct SignUpController {
         case .user(let user):
             return try JSONBody.response(user, request: request)
         case .mailThenUser(let user, let mail):
-            auth.sendLater(mail)
+            auth.delivery.send(mail)
             return try JSONBody.response(user, request: request)
         }
     }

@@ -66,12 +66,12 @@ struct UserController {
         let autoconfirm = auth.configuration.mailerAutoconfirm
         let hash = newHash
         let ip = context.clientKey
-        let (updated, mails): (UserRecord, [Mail]) = try await auth.storage.transaction { tx in
+        let (updated, mails): (UserRecord, [Mail?]) = try await auth.storage.transaction { tx in
             // Changes apply to the row as it is now, not as the request's session check read it
             // (a password hash above took a while).
             guard var user = try await tx.user(id: caller.user.id) else { throw APIError.userNotFoundForToken }
-            var mails: [Mail] = []
-            if let nonce { try await auth.consumeReauthenticationNonce(nonce, userID: user.id, in: tx, now: now) }
+            var mails: [Mail?] = []
+            if let nonce { try await auth.codes.consumeReauthentication(nonce, userID: user.id, in: tx, now: now) }
             if let hash { user.passwordHash = hash }
             if let data = body.data { user.userMetadata.merge(data) { _, new in new } }
             if let raw = body.email {
@@ -90,30 +90,28 @@ struct UserController {
                         if autoconfirm {
                             user.emailConfirmedAt = now
                         } else {
-                            let issued = auth.codes.issue(
-                                userID: user.id,
-                                purpose: "signup",
-                                email: email,
-                                now: now,
-                                lifetime: auth.configuration.codeLifetime
-                            )
-                            try await tx.upsertCode(issued.record)
-                            user.confirmationSentAt = now
                             mails.append(
-                                auth.codeMail(to: email, purpose: "signup", code: issued.code, link: issued.linkToken)
+                                try await auth.delivery.issue(
+                                    .signup,
+                                    for: user.id,
+                                    to: email,
+                                    spacing: .ignore,
+                                    in: tx,
+                                    now: now
+                                )
                             )
+                            user.confirmationSentAt = now
                         }
                     } else {
-                        let issued = auth.codes.issue(
-                            userID: user.id,
-                            purpose: "email_change",
-                            email: email,
-                            now: now,
-                            lifetime: auth.configuration.codeLifetime
-                        )
-                        try await tx.upsertCode(issued.record)
                         mails.append(
-                            auth.codeMail(to: email, purpose: "email_change", code: issued.code, link: issued.linkToken)
+                            try await auth.delivery.issue(
+                                .emailChange,
+                                for: user.id,
+                                to: email,
+                                spacing: .ignore,
+                                in: tx,
+                                now: now
+                            )
                         )
                     }
                 }
@@ -141,7 +139,7 @@ struct UserController {
             try await auth.audit("user_modified", actor: user.id, ip: ip, in: tx)
             return (user, mails)
         }
-        for mail in mails { auth.sendLater(mail) }
+        for mail in mails { auth.delivery.send(mail) }
         return try JSONBody.response(updated.wire, request: request)
     }
 
@@ -165,7 +163,7 @@ struct UserController {
         let ip = context.clientKey
         try await auth.storage.transaction { tx in
             if let nonce = body.nonce {
-                try await auth.consumeReauthenticationNonce(nonce, userID: caller.user.id, in: tx, now: now)
+                try await auth.codes.consumeReauthentication(nonce, userID: caller.user.id, in: tx, now: now)
             }
             try await tx.deleteUser(id: caller.user.id)
             try await auth.audit("user_deleted", actor: caller.user.id, ip: ip, detail: "self-service", in: tx)

@@ -12,11 +12,11 @@
 /// call has returned.
 ///
 /// ```swift
-/// let grant = try await storage.transaction { tx in
+/// let mail = try await storage.transaction { tx in
 ///     try await tx.insertUser(user)
-///     return try await sessions.issue(for: user, method: "password", in: tx, at: now)
+///     return try await delivery.issue(.signup, for: user.id, to: email, spacing: .ignore, in: tx, now: now)
 /// }
-/// mailer.sendLater(mail)  // after the commit, exactly once
+/// delivery.send(mail)  // after the commit, exactly once
 /// ```
 public protocol AuthStorage: Sendable {
     /// Applies the named, ordered migrations that are not applied yet.

@@ -3,8 +3,7 @@ public import Foundation
 /// A pending one-time code (one per user and purpose; a new one replaces the old).
 public struct CodeRecord: Sendable, Equatable {
     public var userID: UUID
-    /// `signup`, `email` (magic code), `recovery`, `email_change`, `reauthentication`.
-    public var purpose: String
+    public var purpose: CodePurpose
     /// HMAC of the e-mailed digits under the server secret.
     public var codeHash: String
     /// SHA-256 of the 256-bit link token (the link's `token_hash` is this value's preimage hash).
@@ -17,7 +16,7 @@ public struct CodeRecord: Sendable, Equatable {
 
     public init(
         userID: UUID,
-        purpose: String,
+        purpose: CodePurpose,
         codeHash: String,
         linkHash: String,
         email: String,

@@ -18,7 +18,7 @@ public protocol StorageReader: Sendable {
     /// A session and its user in one read (every authenticated request and refresh needs both).
     func sessionWithUser(id: UUID) async throws -> (SessionRecord, UserRecord)?
 
-    func code(userID: UUID, purpose: String) async throws -> CodeRecord?
+    func code(userID: UUID, purpose: CodePurpose) async throws -> CodeRecord?
     func code(linkHash: String) async throws -> CodeRecord?
 
     /// The identity for a provider subject, if linked.

@@ -21,8 +21,8 @@ public protocol StorageTransaction: StorageReader {
 
     /// Stores a code, replacing the user's previous code of the same purpose.
     func upsertCode(_ code: CodeRecord) async throws
-    func updateCodeAttempts(userID: UUID, purpose: String, attempts: Int) async throws
-    func deleteCode(userID: UUID, purpose: String) async throws
+    func updateCodeAttempts(userID: UUID, purpose: CodePurpose, attempts: Int) async throws
+    func deleteCode(userID: UUID, purpose: CodePurpose) async throws
 
     /// Links an identity; a (provider, subject) pair linked already is `StorageError.duplicateIdentity`.
     func insertIdentity(_ identity: IdentityRecord) async throws

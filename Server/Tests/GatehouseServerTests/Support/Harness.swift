@@ -9,7 +9,7 @@ import NIOCore
 /// A real server on loopback with a temporary SQLite file, a memory mailer and a manual clock.
 struct Harness {
     let server: GatehouseServerApp
-    let mailer: MemoryMailer
+    let mailer: CapturingMailer
     let clock: TestClock
     let directory: URL
     var configuration: ServerConfiguration
@@ -34,7 +34,7 @@ struct Harness {
         configuration.rateLimits.anonymous = 10_000
         configuration.rateLimits.emailSent = 10_000
         configure(&configuration)
-        let mailer = MemoryMailer()
+        let mailer = CapturingMailer()
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let server = try await buildServer(configuration: configuration, mailer: mailer, now: clock.now, logger: logger)
@@ -76,7 +76,7 @@ struct Reply: @unchecked Sendable {
 /// Sends requests to the live server.
 struct Client: Sendable {
     let client: any TestClientProtocol
-    let mailer: MemoryMailer
+    let mailer: CapturingMailer
 
     @discardableResult
     func send(

@@ -216,7 +216,7 @@ struct SQLTransaction: StorageTransaction {
             email = excluded.email, expires_at = excluded.expires_at, attempts = 0, created_at = excluded.created_at
             """,
             [
-                .text(code.userID.key), .text(code.purpose), .text(code.codeHash), .text(code.linkHash),
+                .text(code.userID.key), .text(code.purpose.rawValue), .text(code.codeHash), .text(code.linkHash),
                 .text(code.email.lowercased()), .float(code.expiresAt.timeIntervalSince1970), .integer(code.attempts),
                 .float(code.createdAt.timeIntervalSince1970),
             ]
@@ -225,36 +225,38 @@ struct SQLTransaction: StorageTransaction {
 
     private static let codeColumns = "user_id, purpose, code_hash, link_hash, email, expires_at, attempts, created_at"
 
-    func code(userID: UUID, purpose: String) async throws -> CodeRecord? {
+    func code(userID: UUID, purpose: CodePurpose) async throws -> CodeRecord? {
         try await query(
             "SELECT \(Self.codeColumns) FROM one_time_codes WHERE user_id = ? AND purpose = ?",
-            [.text(userID.key), .text(purpose)]
-        ).first.map(code(from:))
+            [.text(userID.key), .text(purpose.rawValue)]
+        ).first.flatMap(code(from:))
     }
 
     func code(linkHash: String) async throws -> CodeRecord? {
         try await query("SELECT \(Self.codeColumns) FROM one_time_codes WHERE link_hash = ?", [.text(linkHash)])
-            .first.map(code(from:))
+            .first.flatMap(code(from:))
     }
 
-    func updateCodeAttempts(userID: UUID, purpose: String, attempts: Int) async throws {
+    func updateCodeAttempts(userID: UUID, purpose: CodePurpose, attempts: Int) async throws {
         _ = try await query(
             "UPDATE one_time_codes SET attempts = ? WHERE user_id = ? AND purpose = ?",
-            [.integer(attempts), .text(userID.key), .text(purpose)]
+            [.integer(attempts), .text(userID.key), .text(purpose.rawValue)]
         )
     }
 
-    func deleteCode(userID: UUID, purpose: String) async throws {
+    func deleteCode(userID: UUID, purpose: CodePurpose) async throws {
         _ = try await query(
             "DELETE FROM one_time_codes WHERE user_id = ? AND purpose = ?",
-            [.text(userID.key), .text(purpose)]
+            [.text(userID.key), .text(purpose.rawValue)]
         )
     }
 
-    private func code(from row: SQLRow) -> CodeRecord {
-        CodeRecord(
+    /// A code row; `nil` for a purpose this server does not know (never written by it).
+    private func code(from row: SQLRow) -> CodeRecord? {
+        guard let purpose = row.column("purpose")?.string.flatMap(CodePurpose.init(rawValue:)) else { return nil }
+        return CodeRecord(
             userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
-            purpose: row.column("purpose")?.string ?? "",
+            purpose: purpose,
             codeHash: row.column("code_hash")?.string ?? "",
             linkHash: row.column("link_hash")?.string ?? "",
             email: row.column("email")?.string ?? "",

@@ -2,21 +2,18 @@ import Foundation
 import GatehouseCore
 import HTTPTypes
 
-extension AuthContext {
+extension OneTimeCodes {
     /// Checks and consumes the e-mailed reauthentication code of `GET /reauthenticate`, or
     /// throws 422 `reauthentication_not_valid`.
-    func consumeReauthenticationNonce(
+    func consumeReauthentication(
         _ nonce: String,
         userID: UUID,
         in tx: any StorageTransaction,
         now: Date
     ) async throws {
-        guard let record = try await tx.code(userID: userID, purpose: "reauthentication"),
+        guard let record = try await tx.code(userID: userID, purpose: .reauthentication),
             record.expiresAt > now,
-            ConstantTime.equal(
-                record.codeHash,
-                codes.hash(code: nonce, email: record.email, purpose: "reauthentication")
-            )
+            matches(nonce, record)
         else {
             throw APIError(
                 .unprocessableContent,
@@ -24,6 +21,6 @@ extension AuthContext {
                 "Requested reauthentication nonce is invalid"
             )
         }
-        try await tx.deleteCode(userID: userID, purpose: "reauthentication")
+        try await tx.deleteCode(userID: userID, purpose: .reauthentication)
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 struct OneTimeCodes: Sendable {
     let secret: ServerSecret
 
-    struct Issued {
+    /// A freshly issued code: what the user receives and the row that is stored.
+    struct Issued: Sendable {
         var code: String
         var linkToken: String
         var record: CodeRecord
@@ -19,7 +20,8 @@ struct OneTimeCodes: Sendable {
         return String(repeating: "0", count: 6 - text.count) + text
     }
 
-    func issue(userID: UUID, purpose: String, email: String, now: Date, lifetime: TimeInterval) -> Issued {
+    /// A new code for `purpose`, sent to `email`, valid `lifetime` seconds from `now`.
+    func issue(userID: UUID, purpose: CodePurpose, email: String, now: Date, lifetime: TimeInterval) -> Issued {
         let code = Self.digits()
         let link = Base64URL.encode(Hex.randomBytes(32))
         let record = CodeRecord(
@@ -34,7 +36,13 @@ struct OneTimeCodes: Sendable {
         return Issued(code: code, linkToken: link, record: record)
     }
 
-    func hash(code: String, email: String, purpose: String) -> String {
-        secret.mac("code|\(purpose)|\(email.lowercased())|\(code)")
+    /// The stored HMAC of `code` sent to `email` for `purpose`.
+    func hash(code: String, email: String, purpose: CodePurpose) -> String {
+        secret.mac("code|\(purpose.rawValue)|\(email.lowercased())|\(code)")
+    }
+
+    /// Whether `code` is the one `record` was issued with (constant-time comparison).
+    func matches(_ code: String, _ record: CodeRecord) -> Bool {
+        ConstantTime.equal(record.codeHash, hash(code: code, email: record.email, purpose: record.purpose))
     }
 }

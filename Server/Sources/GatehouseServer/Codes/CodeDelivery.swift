@@ -1,0 +1,96 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// Issues a one-time code, stores it and mails it: the one way a code reaches a person.
+///
+/// Issuing happens inside the caller's transaction and returns the mail; the caller hands the
+/// mail to ``send(_:)`` once the transaction has committed (a transaction body may run twice,
+/// and a code must never arrive for a change that rolled back).
+///
+/// ```swift
+/// let mail = try await storage.transaction { tx in
+///     try await delivery.issue(.recovery, for: user.id, to: email, spacing: .skip, in: tx, now: now)
+/// }
+/// delivery.send(mail)
+/// ```
+struct CodeDelivery: Sendable {
+    /// What happens when a code of the same purpose went to the user less than the send
+    /// spacing (`GATEHOUSE_SMTP_MAX_FREQUENCY`) ago.
+    enum Spacing: Sendable {
+        /// 429 `over_email_send_rate_limit` with the seconds to wait (`/otp`, `/reauthenticate`).
+        case refuse
+        /// No new code and no mail, with the same answer (`/recover`, `/resend`: no enumeration).
+        case skip
+        /// Issue anyway (a new account, an invitation, an address change).
+        case ignore
+    }
+
+    let codes: OneTimeCodes
+    let template: CodeMailTemplate
+    let outbox: MailOutbox
+    let limiter: any RateLimiter
+    /// Seconds a code stays valid.
+    let lifetime: TimeInterval
+    /// Seconds between two codes of one purpose to one user.
+    let spacing: TimeInterval
+    /// Send requests per client address per 5 minutes.
+    let clientBudget: Int
+    /// Mails per hour for the whole server.
+    let serverBudget: Int
+
+    /// Counts one send request against the client's budget and the server's hourly mail
+    /// budget; throws 429 when either is spent.
+    func spendBudget(client: String, now: Date) async throws {
+        try await limiter.hit(.otp, key: client, limit: clientBudget, window: 300, now: now)
+        try await limiter.hit(.emailSent, key: "server", limit: serverBudget, window: 3600, now: now)
+    }
+
+    /// Issues and stores a code for `purpose`, replacing the user's previous one.
+    ///
+    /// - Returns: The mail to ``send(_:)`` after the commit, or `nil` when ``Spacing/skip`` held it back.
+    /// - Throws: 429 `over_email_send_rate_limit` under ``Spacing/refuse``.
+    func issue(
+        _ purpose: CodePurpose,
+        for userID: UUID,
+        to email: String,
+        spacing rule: Spacing,
+        in tx: any StorageTransaction,
+        now: Date
+    ) async throws -> Mail? {
+        if rule != .ignore, let previous = try await tx.code(userID: userID, purpose: purpose) {
+            let elapsed = now.timeIntervalSince(previous.createdAt)
+            if elapsed < spacing {
+                guard rule == .refuse else { return nil }
+                let retry = Int((spacing - elapsed).rounded(.up))
+                throw APIError(
+                    .tooManyRequests,
+                    .overEmailSendRateLimit,
+                    "For security purposes, you can only request this after \(retry) seconds.",
+                    retryAfter: retry
+                )
+            }
+        }
+        let issued = try await issueUnmailed(purpose, for: userID, to: email, in: tx, now: now)
+        return template.mail(to: email, purpose: purpose, code: issued.code, link: issued.linkToken)
+    }
+
+    /// Issues and stores a code without composing mail, for an admin who delivers it
+    /// (`POST /admin/generate_link`).
+    func issueUnmailed(
+        _ purpose: CodePurpose,
+        for userID: UUID,
+        to email: String,
+        in tx: any StorageTransaction,
+        now: Date
+    ) async throws -> OneTimeCodes.Issued {
+        let issued = codes.issue(userID: userID, purpose: purpose, email: email, now: now, lifetime: lifetime)
+        try await tx.upsertCode(issued.record)
+        return issued
+    }
+
+    /// Sends the mail of a committed issue; `nil` sends nothing.
+    func send(_ mail: Mail?) {
+        if let mail { outbox.sendLater(mail) }
+    }
+}

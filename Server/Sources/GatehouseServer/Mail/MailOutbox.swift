@@ -1,0 +1,22 @@
+import Logging
+
+/// Sends mail off the request path, so that answers take the same time whether or not a
+/// message goes out; failures are logged by subject, never with the body (it holds the code).
+struct MailOutbox: Sendable {
+    let mailer: any Mailer
+    let logger: Logger
+
+    /// Hands `mail` to the mailer in a detached task. Call it after the transaction that
+    /// stored the mail's code has committed, never inside one (a body may run twice).
+    func sendLater(_ mail: Mail) {
+        let mailer = self.mailer
+        let logger = self.logger
+        Task.detached {
+            do {
+                try await mailer.send(mail)
+            } catch {
+                logger.error("Mail delivery failed", metadata: ["mail.subject": .string(mail.subject)])
+            }
+        }
+    }
+}
