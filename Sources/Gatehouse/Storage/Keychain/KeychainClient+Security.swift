@@ -3,7 +3,7 @@
 // and kSecAttrAccessible* values. Everything else the keychain store does is in
 // KeychainSessionStore*.swift, which builds and is tested on Linux.
 #if canImport(Security)
-public import Foundation
+import Foundation
 import Security
 
 extension KeychainClient {
