@@ -8,20 +8,20 @@ public struct GatehouseServerApp: Sendable {
     public let application: Application<RouterResponder<AppRequestContext>>
     /// The storage the application uses.
     public let storage: any AuthStorage
-    let auth: AuthContext
+    let services: ServerServices
 
     /// A `service_role` token for the admin API.
     public func serviceRoleToken() async throws -> String {
-        try await auth.tokens.serviceRoleToken(now: auth.now())
+        try await services.tokens.serviceRoleToken(now: services.now())
     }
 }
 
-/// Builds the server: opens and migrates the database, loads or creates signing keys, and
-/// registers every route.
+/// Builds the server: opens and migrates the database (``ServerDatabase``), loads or creates
+/// signing keys, and registers every route with the flow it calls.
 ///
 /// - Parameters:
 ///   - configuration: Settings (see ``ServerConfiguration/init(environment:)``).
-///   - mailer: Where mail goes; by default the log (no SMTP configured).
+///   - mailer: Where mail goes; by default SMTP when configured, else the log.
 ///   - now: The clock, injectable for tests.
 ///   - logger: The server's logger.
 public func buildServer(
@@ -31,76 +31,72 @@ public func buildServer(
     logger: Logger
 ) async throws -> GatehouseServerApp {
     let database = try await ServerDatabase.open(configuration, logger: logger)
-    let storage = database.storage
-    let secret = try database.serverSecret()
-    let codes = OneTimeCodes(secret: secret)
-    let auth = AuthContext(
+    let services = try await ServerServices.make(
         configuration: configuration,
-        storage: storage,
-        tokens: try await TokenService.make(configuration: configuration, storage: storage, now: now()),
-        refreshTokens: RefreshTokenCodec(secret: secret),
-        codes: codes,
-        passwords: PasswordHasher(cost: configuration.bcryptCost),
-        policy: PasswordPolicy.loadBundled(),
-        limiter: database.rateLimiter,
-        delivery: CodeDelivery(
-            codes: codes,
-            template: CodeMailTemplate(siteURL: configuration.siteURL, lifetime: configuration.codeLifetime),
-            outbox: MailOutbox(
-                mailer: mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) }
-                    ?? LogMailer(logger: logger),
-                logger: logger
-            ),
-            limiter: database.rateLimiter,
-            lifetime: configuration.codeLifetime,
-            spacing: TimeInterval(configuration.smtpMaxFrequency),
-            clientBudget: configuration.rateLimits.otp,
-            serverBudget: configuration.rateLimits.emailSent
-        ),
-        idTokens: idTokenVerifiers(configuration: configuration, logger: logger),
+        database: database,
+        mailer: mailer,
         now: now,
         logger: logger
     )
-    let router = Router(context: AppRequestContext.self)
-    router.add(middleware: ErrorMiddleware())
-    MetadataController(auth: auth).register(on: router)
-    SignUpController(auth: auth).register(on: router)
-    TokenController(
-        auth: auth,
-        refresh: RefreshRotation(
-            storage: storage,
-            refreshTokens: auth.refreshTokens,
-            sessions: auth.sessions,
-            audit: auth.auditLog,
-            rules: RefreshDecision.Rules(configuration)
-        )
-    ).register(on: router)
-    UserController(auth: auth).register(on: router)
-    CodeController(auth: auth).register(on: router)
-    AdminController(auth: auth).register(on: router)
-    AdminLinkController(auth: auth).register(on: router)
-    IdentityController(auth: auth).register(on: router)
     let application = Application(
-        router: router,
+        router: buildRouter(services),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
         logger: logger
     )
-    return GatehouseServerApp(application: application, storage: storage, auth: auth)
+    return GatehouseServerApp(application: application, storage: database.storage, services: services)
 }
 
-/// One verifier, with its own key set, per enabled provider.
-private func idTokenVerifiers(configuration: ServerConfiguration, logger: Logger) -> [IdentityProvider: IDTokenVerifier]
-{
-    var verifiers: [IdentityProvider: IDTokenVerifier] = [:]
-    for provider in IdentityProvider.allCases {
-        let settings = provider == .apple ? configuration.apple : configuration.google
-        guard settings.isEnabled else { continue }
-        verifiers[provider] = IDTokenVerifier(
-            provider: provider,
-            settings: settings,
-            keys: ProviderKeySet(url: settings.jwksURL, fetcher: .live, logger: logger),
-            leeway: configuration.idTokenLeeway
+/// Every route: public ones, the caller's own (behind ``CallerMiddleware``), the admin API
+/// (behind ``AdminMiddleware``), and `/token` (behind its rate limit and ``BearerMiddleware``).
+func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ErrorMiddleware())
+    let signedIn = router.group().add(middleware: CallerMiddleware(authenticator: services.authenticator))
+    let admin = router.group().add(middleware: AdminMiddleware(authenticator: services.authenticator))
+    let tokenRoute = router.group()
+        .add(
+            middleware: RateLimitMiddleware(
+                limiter: services.limiter,
+                bucket: .token,
+                limit: services.configuration.rateLimits.token,
+                window: 300,
+                now: services.now
+            )
         )
-    }
-    return verifiers
+        .add(middleware: BearerMiddleware())
+
+    MetadataController(configuration: services.configuration, publicJWKs: services.tokens.publicJWKs)
+        .register(on: router)
+    SignUpController(signUp: services.signUp, anonymous: services.anonymousSignUp).register(on: router)
+    TokenController(
+        password: services.passwordSignIn,
+        refresh: services.refreshRotation,
+        idToken: services.idTokenSignIn
+    )
+    .register(on: tokenRoute)
+    CodeController(
+        verification: services.codeVerification,
+        magicCode: services.magicCodeRequest,
+        recovery: services.passwordRecovery,
+        resend: services.codeResend,
+        siteURL: services.configuration.siteURL
+    )
+    .register(on: router)
+    UserController(
+        update: services.userUpdate,
+        deletion: services.accountDeletion,
+        logout: services.logout,
+        reauthentication: services.reauthentication
+    )
+    .register(on: signedIn)
+    IdentityController(unlink: services.identityUnlink).register(on: signedIn)
+    AdminController(
+        lookup: services.adminUserLookup,
+        creation: services.adminUserCreation,
+        update: services.adminUserUpdate,
+        deletion: services.adminUserDeletion
+    )
+    .register(on: admin)
+    AdminLinkController(invitation: services.invitation, links: services.linkGeneration).register(on: admin)
+    return router
 }

@@ -78,7 +78,7 @@ struct SecrecyTests {
             $0.mailerAutoconfirm = true
         }
         defer { harness.removeFiles() }
-        let hasher = harness.server.auth.passwords
+        let hasher = harness.server.services.passwords
         try await harness.live { client in
             let signup = try await client.post(
                 "/signup",

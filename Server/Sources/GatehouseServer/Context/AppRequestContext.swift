@@ -1,11 +1,18 @@
 public import Hummingbird
 public import NIOCore
 
-/// The per-request context: Hummingbird's core storage plus the client's socket address
-/// (rate limits key on it even without a proxy header).
+/// The per-request context: Hummingbird's core storage, the client's socket address (rate
+/// limits key on it even without a proxy header), and who is calling, as the middleware of
+/// the route found out.
 public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    /// The verified caller, on routes behind ``CallerMiddleware``.
+    var caller: Caller?
+    /// The verified admin claims, on routes behind ``AdminMiddleware``.
+    var admin: VerifiedAccess?
+    /// The unverified bearer token, on routes behind ``BearerMiddleware`` (verified only when used).
+    var bearer: String?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
@@ -17,4 +24,10 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 
     /// The client address for rate limiting: the socket peer's IP.
     var clientKey: String { remoteAddress?.ipAddress ?? "unknown" }
+
+    /// The caller ``CallerMiddleware`` verified; 401 `no_authorization` on a route without it.
+    func requireCaller() throws -> Caller {
+        guard let caller else { throw APIError.noAuthorization }
+        return caller
+    }
 }

@@ -5,9 +5,11 @@ import Hummingbird
 
 /// `GET /health`, `GET /settings`, `GET /.well-known/jwks.json`.
 struct MetadataController {
-    let auth: AuthContext
+    let configuration: ServerConfiguration
+    /// The public signing keys (empty for HS256).
+    let publicJWKs: [[String: JSONValue]]
 
-    func register(on router: Router<AppRequestContext>) {
+    func register(on router: some RouterMethods<AppRequestContext>) {
         router.get("health") { request, _ in
             try JSONBody.response(
                 [
@@ -18,7 +20,6 @@ struct MetadataController {
             )
         }
         router.get("settings") { request, _ in
-            let configuration = auth.configuration
             let settings: [String: JSONValue] = [
                 "external": [
                     "anonymous_users": .bool(configuration.anonymousUsers), "email": true, "phone": false,
@@ -34,7 +35,7 @@ struct MetadataController {
             return try JSONBody.response(settings, request: request)
         }
         router.get(".well-known/jwks.json") { request, _ in
-            var response = try JSONBody.response(["keys": auth.tokens.publicJWKs], request: request)
+            var response = try JSONBody.response(["keys": publicJWKs], request: request)
             response.headers[.cacheControl] = "public, max-age=600"
             return response
         }

@@ -1,30 +1,20 @@
 import Foundation
 import GatehouseCore
 import HTTPTypes
-import Hummingbird
 
-/// Who is calling: the verified claims, their live session and user.
-struct Caller: Sendable {
-    var claims: VerifiedAccess
-    var session: SessionRecord
-    var user: UserRecord
-}
+/// Verifies bearer tokens: the signature and claims, then that the session and user still
+/// exist, so that logout, bans and deletion take effect at once. Used by ``CallerMiddleware``,
+/// ``AdminMiddleware`` and the flows that verify a bearer only sometimes.
+struct Authenticator: Sendable {
+    let tokens: TokenService
+    let storage: any AuthStorage
+    let now: @Sendable () -> Date
 
-extension AuthContext {
-    /// The bearer token of a request, or 401 `no_authorization`.
-    func bearer(_ request: Request) throws -> String {
-        guard let header = request.headers[.authorization] else { throw APIError.noAuthorization }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
-            throw APIError.noAuthorization
-        }
-        return String(parts[1])
-    }
-
-    /// Verifies the bearer token and checks that its session and user still exist, so logout,
-    /// bans and deletion take effect at once.
-    func caller(_ request: Request) async throws -> Caller {
-        let claims = try await tokens.verify(try bearer(request), now: now())
+    /// The caller of a user's access token.
+    ///
+    /// - Throws: 403 `bad_jwt`, `session_not_found` or `user_banned`.
+    func caller(bearer: String) async throws -> Caller {
+        let claims = try await tokens.verify(bearer, now: now())
         guard let sessionKey = claims.sessionID, let sessionID = UUID(uuidString: sessionKey) else {
             throw APIError.badJWT("missing session_id")
         }
@@ -36,9 +26,11 @@ extension AuthContext {
         return Caller(claims: claims, session: session, user: user)
     }
 
-    /// Verifies an admin (`service_role` or `supabase_admin`) bearer token.
-    func requireAdmin(_ request: Request) async throws -> VerifiedAccess {
-        let claims = try await tokens.verify(try bearer(request), now: now())
+    /// The claims of an admin (`service_role` or `supabase_admin`) token.
+    ///
+    /// - Throws: 403 `bad_jwt`, `not_admin` or `session_expired`.
+    func admin(bearer: String) async throws -> VerifiedAccess {
+        let claims = try await tokens.verify(bearer, now: now())
         guard ["service_role", "supabase_admin"].contains(claims.role) else { throw APIError.notAdmin }
         if let sessionKey = claims.sessionID, let id = UUID(uuidString: sessionKey) {
             guard try await storage.read({ try await $0.session(id: id) }) != nil else {

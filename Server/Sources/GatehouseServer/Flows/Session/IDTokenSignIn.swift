@@ -13,10 +13,25 @@ import HTTPTypes
 /// - a permanent user linking a subject that another account holds gets
 ///   `identity_already_exists`;
 /// - the nonce is consumed in the same transaction, so it works once and only on success.
-struct IDTokenSignIn {
-    let auth: AuthContext
+struct IDTokenSignIn: Sendable {
+    let storage: any AuthStorage
+    /// ID-token verifiers of the enabled providers.
+    let verifiers: [IdentityProvider: IDTokenVerifier]
+    /// Verifies the bearer of a linking request (only then: clients may send an API key always).
+    let authenticator: Authenticator
+    let sessions: SessionIssuer
+    let audit: AuditLog
+    let now: @Sendable () -> Date
 
-    func signIn(_ body: IDTokenGrantRequest, caller: Caller?, ip: String, now: Date) async throws -> WireSession {
+    /// Signs in with `body`'s ID token, or links it to the caller that `bearer` names when
+    /// `link_identity` is set.
+    func callAsFunction(_ body: IDTokenGrantRequest, bearer: String?, ip: String) async throws -> WireSession {
+        let now = now()
+        var caller: Caller?
+        if body.linkIdentity == true {
+            guard let bearer else { throw APIError.noAuthorization }
+            caller = try await authenticator.caller(bearer: bearer)
+        }
         guard let provider = IdentityProvider(rawValue: body.provider.lowercased()) else {
             throw APIError(
                 .badRequest,
@@ -24,7 +39,7 @@ struct IDTokenSignIn {
                 "Unsupported provider “\(body.provider)”: use apple or google."
             )
         }
-        guard let verifier = auth.idTokens[provider] else {
+        guard let verifier = verifiers[provider] else {
             throw APIError(
                 .badRequest,
                 .providerDisabled,
@@ -32,10 +47,9 @@ struct IDTokenSignIn {
                     + "(set GATEHOUSE_\(provider.rawValue.uppercased())_CLIENT_IDS)."
             )
         }
-        if body.linkIdentity == true, caller == nil { throw APIError.noAuthorization }
         let token = try await verifier.verify(body.idToken, rawNonce: body.nonce, now: now)
-        let linking = body.linkIdentity == true ? caller : nil
-        let grant = try await auth.storage.transaction { tx in
+        let linking = caller
+        let grant = try await storage.transaction { tx in
             guard
                 try await tx.consumeNonce(
                     provider: provider.rawValue,
@@ -52,10 +66,10 @@ struct IDTokenSignIn {
             }
             let user = try await resolveUser(for: token, linkingTo: linking, in: tx, now: now)
             if user.isBanned(at: now) { throw APIError.userBanned }
-            try await auth.audit("login", actor: user.id, ip: ip, detail: provider.rawValue, in: tx)
-            return try await auth.issueSession(for: user, method: "oauth", in: tx, at: now)
+            try await audit.record("login", actor: user.id, ip: ip, detail: provider.rawValue, in: tx)
+            return try await sessions.open(for: user, method: "oauth", in: tx, at: now)
         }
-        return try await auth.wireSession(grant, now: now)
+        return try await sessions.answer(grant, now: now)
     }
 
     private func resolveUser(

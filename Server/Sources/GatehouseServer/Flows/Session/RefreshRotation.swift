@@ -13,6 +13,7 @@ struct RefreshRotation: Sendable {
     let sessions: SessionIssuer
     let audit: AuditLog
     let rules: RefreshDecision.Rules
+    let now: @Sendable () -> Date
 
     private enum Outcome: Sendable {
         case session(SessionGrant)
@@ -23,7 +24,8 @@ struct RefreshRotation: Sendable {
     ///
     /// - Throws: ``APIError`` `refresh_token_not_found`, `refresh_token_already_used`,
     ///   `session_expired` or `user_banned`.
-    func callAsFunction(_ token: String, ip: String, now: Date) async throws -> WireSession {
+    func callAsFunction(_ token: String, ip: String) async throws -> WireSession {
+        let now = now()
         guard let parsed = refreshTokens.parse(token) else { throw Self.notFound }
         let outcome: Outcome = try await storage.transaction { tx in
             let row = try await tx.sessionWithUser(id: parsed.sessionID)

@@ -1,0 +1,33 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// `DELETE /user`: self-service deletion. Needs a sign-in within the last 24 hours or a
+/// reauthentication `nonce` (from `GET /reauthenticate`). The user, identities, sessions and
+/// codes go in one transaction (by cascade), recorded in the audit log.
+struct AccountDeletion: Sendable {
+    let storage: any AuthStorage
+    let codes: OneTimeCodes
+    let audit: AuditLog
+    let now: @Sendable () -> Date
+
+    func callAsFunction(_ caller: Caller, nonce: String?, ip: String) async throws {
+        let now = now()
+        let lastAuthentication = caller.session.amr.map(\.timestamp).max() ?? 0
+        let recent = now.timeIntervalSince1970 - Double(lastAuthentication) <= 24 * 3600
+        guard recent || nonce != nil else {
+            throw APIError(
+                .badRequest,
+                .reauthenticationNeeded,
+                "Deleting the account requires a recent sign-in or a reauthentication code"
+            )
+        }
+        try await storage.transaction { tx in
+            if let nonce {
+                try await codes.consumeReauthentication(nonce, userID: caller.user.id, in: tx, now: now)
+            }
+            try await tx.deleteUser(id: caller.user.id)
+            try await audit.record("user_deleted", actor: caller.user.id, ip: ip, detail: "self-service", in: tx)
+        }
+    }
+}

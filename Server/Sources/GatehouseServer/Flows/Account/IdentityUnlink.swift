@@ -1,0 +1,36 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// `DELETE /user/identities/{identity_id}`: unlinks a provider identity, never the last way to
+/// sign in, and never the e-mail identity (that is the address and password: `PUT /user`).
+struct IdentityUnlink: Sendable {
+    let storage: any AuthStorage
+    let audit: AuditLog
+
+    func callAsFunction(_ caller: Caller, identityID: UUID?, ip: String) async throws {
+        let notFound = APIError(.notFound, .identityNotFound, "Identity doesn't exist")
+        guard let id = identityID else { throw notFound }
+        let user = caller.user
+        if id == user.id, user.hasEmailIdentity {
+            throw APIError(
+                .unprocessableContent,
+                .singleIdentityNotDeletable,
+                "The e-mail identity cannot be unlinked; change the address or password with PUT /user."
+            )
+        }
+        guard let identity = user.identities.first(where: { $0.id == id }) else { throw notFound }
+        let remaining = user.identities.count - 1 + (user.hasEmailIdentity ? 1 : 0)
+        guard remaining > 0 else {
+            throw APIError(
+                .unprocessableContent,
+                .singleIdentityNotDeletable,
+                "This is the account's only way to sign in; link another before unlinking it."
+            )
+        }
+        try await storage.transaction { tx in
+            guard try await tx.deleteIdentity(id: identity.id, userID: user.id) else { throw notFound }
+            try await audit.record("identity_unlinked", actor: user.id, ip: ip, detail: identity.provider, in: tx)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// `POST /admin/users`: creates a user with an optional password, confirmation and ban.
+struct AdminUserCreation: Sendable {
+    let storage: any AuthStorage
+    let policy: PasswordPolicy
+    let passwords: PasswordHasher
+    let audit: AuditLog
+    let now: @Sendable () -> Date
+
+    func callAsFunction(_ body: AdminUserRequest, ip: String) async throws -> UserRecord {
+        let now = now()
+        let email = try body.email.map { try EmailAddress.normalized($0) }
+        var hash: String?
+        if let password = body.password {
+            try policy.check(password, email: email)
+            hash = try await passwords.hash(password)
+        }
+        var user = UserRecord(
+            email: email,
+            passwordHash: hash,
+            emailConfirmedAt: body.emailConfirm == true ? now : nil,
+            appMetadata: (body.appMetadata ?? [:]).merging(["provider": "email", "providers": ["email"]]) { old, _ in
+                old
+            },
+            userMetadata: body.userMetadata ?? [:],
+            createdAt: now,
+            updatedAt: now
+        )
+        user.bannedUntil = try BanDuration.until(body.banDuration, now: now)
+        let created = user
+        do {
+            try await storage.transaction { tx in
+                try await tx.insertUser(created)
+                try await audit.record("admin_user_created", actor: created.id, ip: ip, in: tx)
+            }
+        } catch StorageError.duplicateEmail {
+            throw APIError(
+                .unprocessableContent,
+                .emailExists,
+                "A user with this email address has already been registered"
+            )
+        }
+        return created
+    }
+}

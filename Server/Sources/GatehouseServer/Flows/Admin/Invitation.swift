@@ -1,0 +1,49 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// `POST /invite`: creates an account for an address and mails it an invitation code, which
+/// signs the user in (`type=invite`).
+struct Invitation: Sendable {
+    /// The body of `POST /invite`.
+    struct Request: Decodable, Sendable {
+        var email: String
+        var data: [String: JSONValue]?
+    }
+
+    let storage: any AuthStorage
+    let delivery: CodeDelivery
+    let audit: AuditLog
+    let now: @Sendable () -> Date
+
+    /// Invites `body.email`, or throws 422 `email_exists`.
+    func callAsFunction(_ body: Request, ip: String) async throws -> WireUser {
+        let email = try EmailAddress.normalized(body.email)
+        let now = now()
+        let (user, mail): (UserRecord, Mail?) = try await storage.transaction { tx in
+            if try await tx.user(email: email) != nil {
+                throw APIError(
+                    .unprocessableContent,
+                    .emailExists,
+                    "A user with this email address has already been registered"
+                )
+            }
+            let user = UserRecord(
+                email: email,
+                confirmationSentAt: now,
+                appMetadata: ["provider": "email", "providers": ["email"]],
+                userMetadata: body.data ?? [:],
+                createdAt: now,
+                updatedAt: now
+            )
+            try await tx.insertUser(user)
+            let mail = try await delivery.issue(.invite, for: user.id, to: email, spacing: .ignore, in: tx, now: now)
+            try await audit.record("user_invited", actor: user.id, ip: ip, in: tx)
+            return (user, mail)
+        }
+        delivery.send(mail)
+        var wire = user.wire
+        wire.invitedAt = now
+        return wire
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// `GET /reauthenticate`: mails the signed-in caller a code that `PUT /user` and
+/// `DELETE /user` accept as `nonce` in place of a recent sign-in.
+struct Reauthentication: Sendable {
+    let storage: any AuthStorage
+    let delivery: CodeDelivery
+    let now: @Sendable () -> Date
+
+    func callAsFunction(_ caller: Caller) async throws {
+        let now = now()
+        guard let email = caller.user.email, caller.user.emailConfirmedAt != nil else {
+            throw APIError(.unprocessableContent, .emailNotConfirmed, "Email not confirmed")
+        }
+        let mail = try await storage.transaction { tx in
+            try await delivery.issue(
+                .reauthentication,
+                for: caller.user.id,
+                to: email,
+                spacing: .refuse,
+                in: tx,
+                now: now
+            )
+        }
+        delivery.send(mail)
+    }
+}

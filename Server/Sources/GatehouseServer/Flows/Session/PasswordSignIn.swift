@@ -1,0 +1,70 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// `POST /token?grant_type=password`: e-mail and password.
+///
+/// Unknown e-mail and wrong password answer identically after exactly one bcrypt each (a dummy
+/// hash for unknown users); failures count against the account's hourly limit. bcrypt runs
+/// outside any transaction, so the user is read again inside it: a password change, ban or
+/// deletion that landed meanwhile wins.
+struct PasswordSignIn: Sendable {
+    let storage: any AuthStorage
+    let passwords: PasswordHasher
+    let limiter: any RateLimiter
+    /// Failed passwords per account per hour.
+    let failureLimit: Int
+    let sessions: SessionIssuer
+    let audit: AuditLog
+    let now: @Sendable () -> Date
+
+    /// Signs in, or throws 400 `invalid_credentials`, `email_not_confirmed`, `user_banned`, or 429.
+    func callAsFunction(_ body: PasswordGrantRequest, ip: String) async throws -> WireSession {
+        let now = now()
+        guard let rawEmail = body.email, !body.password.isEmpty else { throw APIError.invalidCredentials }
+        let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if let retry = try await limiter.isLimited(
+            .failedPassword,
+            key: email,
+            limit: failureLimit,
+            window: 3600,
+            now: now
+        ) {
+            throw APIError.rateLimited(retryAfter: retry)
+        }
+        let user = try await storage.read { try await $0.user(email: email) }
+        // Always one bcrypt verification, against a dummy hash for unknown users.
+        let matches = try await passwords.verify(
+            body.password,
+            hash: body.password.utf8.count > 72 ? nil : user?.passwordHash
+        )
+        guard let user, matches else {
+            try? await limiter.hit(.failedPassword, key: email, limit: Int.max, window: 3600, now: now)
+            try await storage.transaction { tx in
+                try await audit.record("login_failed", actor: user?.id, ip: ip, in: tx)
+            }
+            throw APIError.invalidCredentials
+        }
+        try Self.checkCanSignIn(user, now: now)
+        let verified = user
+        let grant = try await storage.transaction { tx in
+            guard var current = try await tx.user(id: verified.id), current.passwordHash == verified.passwordHash
+            else { throw APIError.invalidCredentials }
+            try Self.checkCanSignIn(current, now: now)
+            current.lastSignInAt = now
+            current.updatedAt = now
+            try await tx.updateUser(current)
+            try await audit.record("login", actor: current.id, ip: ip, in: tx)
+            return try await sessions.open(for: current, method: "password", in: tx, at: now)
+        }
+        return try await sessions.answer(grant, now: now)
+    }
+
+    /// A user whose password matched may still not sign in: unconfirmed e-mail, or banned.
+    private static func checkCanSignIn(_ user: UserRecord, now: Date) throws {
+        if user.emailConfirmedAt == nil {
+            throw APIError(.badRequest, .emailNotConfirmed, "Email not confirmed")
+        }
+        if user.isBanned(at: now) { throw APIError.userBanned }
+    }
+}

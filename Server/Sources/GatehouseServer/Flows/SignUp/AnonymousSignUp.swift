@@ -1,0 +1,36 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// `POST /signup` with no credentials: a guest with a session at once (a user with no e-mail,
+/// upgraded later by ``GuestUpgrade`` or an ID token).
+struct AnonymousSignUp: Sendable {
+    let storage: any AuthStorage
+    let limiter: any RateLimiter
+    let sessions: SessionIssuer
+    let audit: AuditLog
+    let settings: SignUpSettings
+    let now: @Sendable () -> Date
+
+    func callAsFunction(_ body: SignUpRequest, ip: String) async throws -> WireSession {
+        let now = now()
+        try settings.checkEnabled()
+        guard settings.anonymousUsers else {
+            throw APIError(.unprocessableContent, .anonymousProviderDisabled, "Anonymous sign-ins are disabled")
+        }
+        try await limiter.hit(.anonymous, key: ip, limit: settings.anonymousLimit, window: 3600, now: now)
+        let grant = try await storage.transaction { tx in
+            let user = UserRecord(
+                lastSignInAt: now,
+                userMetadata: body.data ?? [:],
+                isAnonymous: true,
+                createdAt: now,
+                updatedAt: now
+            )
+            try await tx.insertUser(user)
+            try await audit.record("anonymous_signin", actor: user.id, ip: ip, in: tx)
+            return try await sessions.open(for: user, method: "anonymous", in: tx, at: now)
+        }
+        return try await sessions.answer(grant, now: now)
+    }
+}

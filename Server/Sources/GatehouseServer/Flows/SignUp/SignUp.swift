@@ -1,0 +1,89 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// `POST /signup` with e-mail and password: a new account, confirmed by an e-mailed code (or
+/// at once with autoconfirm). A registered address gets the answer a new one would, so sign-up
+/// reveals nobody (except with autoconfirm, where the answer would be a session).
+struct SignUp: Sendable {
+    /// What sign-up answers: a session (autoconfirm) or the user waiting for confirmation.
+    enum Answer: Sendable {
+        case session(WireSession)
+        case user(WireUser)
+    }
+
+    let storage: any AuthStorage
+    let policy: PasswordPolicy
+    let passwords: PasswordHasher
+    let limiter: any RateLimiter
+    let delivery: CodeDelivery
+    let sessions: SessionIssuer
+    let audit: AuditLog
+    let settings: SignUpSettings
+    let now: @Sendable () -> Date
+
+    func callAsFunction(_ body: SignUpRequest, ip: String) async throws -> Answer {
+        let now = now()
+        try settings.checkEnabled()
+        try await limiter.hit(.otp, key: ip, limit: settings.sendLimit, window: 300, now: now)
+        let email = try EmailAddress.normalized(body.email)
+        guard let password = body.password else { throw APIError.validation("Signup requires a valid password") }
+        try policy.check(password, email: email)
+        let hash = try await passwords.hash(password)
+        let autoconfirm = settings.autoconfirm
+
+        enum Outcome {
+            case session(SessionGrant)
+            case user(WireUser, Mail?)
+        }
+        let outcome: Outcome = try await storage.transaction { tx in
+            if let existing = try await tx.user(email: email) {
+                if existing.emailConfirmedAt != nil, autoconfirm {
+                    throw APIError(.unprocessableContent, .userAlreadyExists, "User already registered")
+                }
+                // Answer as for a new address, so sign-up does not reveal who is registered.
+                return .user(Self.fabricated(email: email, now: now), nil)
+            }
+            var user = UserRecord(
+                email: email,
+                passwordHash: hash,
+                appMetadata: ["provider": "email", "providers": ["email"]],
+                userMetadata: body.data ?? [:],
+                createdAt: now,
+                updatedAt: now
+            )
+            if autoconfirm {
+                user.emailConfirmedAt = now
+                user.lastSignInAt = now
+                try await tx.insertUser(user)
+                try await audit.record("user_signedup", actor: user.id, ip: ip, in: tx)
+                return .session(try await sessions.open(for: user, method: "password", in: tx, at: now))
+            }
+            user.confirmationSentAt = now
+            try await tx.insertUser(user)
+            let mail = try await delivery.issue(.signup, for: user.id, to: email, spacing: .ignore, in: tx, now: now)
+            try await audit.record("user_signedup", actor: user.id, ip: ip, in: tx)
+            return .user(user.wire, mail)
+        }
+        switch outcome {
+        case .session(let grant):
+            return .session(try await sessions.answer(grant, now: now))
+        case .user(let user, let mail):
+            delivery.send(mail)
+            return .user(user)
+        }
+    }
+
+    /// A user-shaped answer for an address that is already registered: a random id, no identities.
+    static func fabricated(email: String, now: Date) -> WireUser {
+        WireUser(
+            id: UUID(),
+            email: email,
+            confirmationSentAt: now,
+            appMetadata: ["provider": "email", "providers": ["email"]],
+            identities: [],
+            createdAt: now,
+            updatedAt: now
+        )
+    }
+}

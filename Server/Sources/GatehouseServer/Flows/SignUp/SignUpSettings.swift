@@ -1,0 +1,31 @@
+import GatehouseCore
+import HTTPTypes
+
+/// The sign-up switches and limits of ``ServerConfiguration`` that the sign-up flows apply.
+struct SignUpSettings: Sendable {
+    /// `GATEHOUSE_DISABLE_SIGNUP`.
+    var disabled: Bool
+    /// `GATEHOUSE_MAILER_AUTOCONFIRM`.
+    var autoconfirm: Bool
+    /// `GATEHOUSE_ANONYMOUS_USERS`.
+    var anonymousUsers: Bool
+    /// E-mail sign-ups per client address per 5 minutes (`GATEHOUSE_RATE_LIMIT_OTP`).
+    var sendLimit: Int
+    /// Anonymous sign-ups per client address per hour.
+    var anonymousLimit: Int
+
+    init(_ configuration: ServerConfiguration) {
+        disabled = configuration.signupDisabled
+        autoconfirm = configuration.mailerAutoconfirm
+        anonymousUsers = configuration.anonymousUsers
+        sendLimit = configuration.rateLimits.otp
+        anonymousLimit = configuration.rateLimits.anonymous
+    }
+
+    /// 422 `signup_disabled` when sign-ups are off.
+    func checkEnabled() throws {
+        if disabled {
+            throw APIError(.unprocessableContent, .signupDisabled, "Signups not allowed for this instance")
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// Each flow, built with only the services it needs.
+extension ServerServices {
+    var passwordSignIn: PasswordSignIn {
+        PasswordSignIn(
+            storage: storage,
+            passwords: passwords,
+            limiter: limiter,
+            failureLimit: configuration.rateLimits.failedPasswordsPerAccount,
+            sessions: sessions,
+            audit: audit,
+            now: now
+        )
+    }
+
+    var refreshRotation: RefreshRotation {
+        RefreshRotation(
+            storage: storage,
+            refreshTokens: refreshTokens,
+            sessions: sessions,
+            audit: audit,
+            rules: RefreshDecision.Rules(configuration),
+            now: now
+        )
+    }
+
+    var idTokenSignIn: IDTokenSignIn {
+        IDTokenSignIn(
+            storage: storage,
+            verifiers: idTokens,
+            authenticator: authenticator,
+            sessions: sessions,
+            audit: audit,
+            now: now
+        )
+    }
+
+    var logout: Logout { Logout(storage: storage, audit: audit) }
+
+    var signUp: SignUp {
+        SignUp(
+            storage: storage,
+            policy: policy,
+            passwords: passwords,
+            limiter: limiter,
+            delivery: delivery,
+            sessions: sessions,
+            audit: audit,
+            settings: SignUpSettings(configuration),
+            now: now
+        )
+    }
+
+    var anonymousSignUp: AnonymousSignUp {
+        AnonymousSignUp(
+            storage: storage,
+            limiter: limiter,
+            sessions: sessions,
+            audit: audit,
+            settings: SignUpSettings(configuration),
+            now: now
+        )
+    }
+
+    var magicCodeRequest: MagicCodeRequest {
+        MagicCodeRequest(storage: storage, delivery: delivery, signupDisabled: configuration.signupDisabled, now: now)
+    }
+
+    var passwordRecovery: PasswordRecovery { PasswordRecovery(storage: storage, delivery: delivery, now: now) }
+
+    var codeResend: CodeResend { CodeResend(storage: storage, delivery: delivery, now: now) }
+
+    var reauthentication: Reauthentication { Reauthentication(storage: storage, delivery: delivery, now: now) }
+
+    var codeVerification: CodeVerification {
+        CodeVerification(
+            storage: storage,
+            codes: codes,
+            limiter: limiter,
+            requestLimit: configuration.rateLimits.verify,
+            maximumAttempts: configuration.maximumCodeAttempts,
+            sessions: sessions,
+            audit: audit,
+            now: now
+        )
+    }
+
+    var userUpdate: UserUpdate {
+        UserUpdate(
+            storage: storage,
+            policy: policy,
+            passwords: passwords,
+            codes: codes,
+            emailChange: EmailChange(delivery: delivery),
+            guestUpgrade: GuestUpgrade(delivery: delivery, autoconfirm: configuration.mailerAutoconfirm),
+            delivery: delivery,
+            audit: audit,
+            now: now
+        )
+    }
+
+    var accountDeletion: AccountDeletion { AccountDeletion(storage: storage, codes: codes, audit: audit, now: now) }
+
+    var identityUnlink: IdentityUnlink { IdentityUnlink(storage: storage, audit: audit) }
+
+    var adminUserLookup: AdminUserLookup { AdminUserLookup(storage: storage) }
+
+    var adminUserCreation: AdminUserCreation {
+        AdminUserCreation(storage: storage, policy: policy, passwords: passwords, audit: audit, now: now)
+    }
+
+    var adminUserUpdate: AdminUserUpdate {
+        AdminUserUpdate(storage: storage, policy: policy, passwords: passwords, audit: audit, now: now)
+    }
+
+    var adminUserDeletion: AdminUserDeletion { AdminUserDeletion(storage: storage, audit: audit) }
+
+    var invitation: Invitation { Invitation(storage: storage, delivery: delivery, audit: audit, now: now) }
+
+    var linkGeneration: LinkGeneration {
+        LinkGeneration(
+            storage: storage,
+            policy: policy,
+            passwords: passwords,
+            delivery: delivery,
+            audit: audit,
+            siteURL: configuration.siteURL,
+            externalURL: "http://\(configuration.host):\(configuration.port)",
+            now: now
+        )
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import GatehouseCore
+import Logging
+
+/// The app's wiring: the services made once at start, from which ``buildServer`` builds each
+/// flow with only what that flow needs (``ServerServices`` + `Flows`). Controllers never see it.
+struct ServerServices: Sendable {
+    let configuration: ServerConfiguration
+    let storage: any AuthStorage
+    let limiter: any RateLimiter
+    let tokens: TokenService
+    let refreshTokens: RefreshTokenCodec
+    let sessions: SessionIssuer
+    let audit: AuditLog
+    let codes: OneTimeCodes
+    let delivery: CodeDelivery
+    let passwords: PasswordHasher
+    let policy: PasswordPolicy
+    let authenticator: Authenticator
+    /// ID-token verifiers of the enabled providers.
+    let idTokens: [IdentityProvider: IDTokenVerifier]
+    let now: @Sendable () -> Date
+
+    /// Makes the services over an opened database.
+    static func make(
+        configuration: ServerConfiguration,
+        database: ServerDatabase,
+        mailer: (any Mailer)?,
+        now: @escaping @Sendable () -> Date,
+        logger: Logger
+    ) async throws -> ServerServices {
+        let storage = database.storage
+        let secret = try database.serverSecret()
+        let codes = OneTimeCodes(secret: secret)
+        let tokens = try await TokenService.make(configuration: configuration, storage: storage, now: now())
+        let refreshTokens = RefreshTokenCodec(secret: secret)
+        let mailer =
+            mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) } ?? LogMailer(logger: logger)
+        return ServerServices(
+            configuration: configuration,
+            storage: storage,
+            limiter: database.rateLimiter,
+            tokens: tokens,
+            refreshTokens: refreshTokens,
+            sessions: SessionIssuer(tokens: tokens, refreshTokens: refreshTokens),
+            audit: AuditLog(now: now),
+            codes: codes,
+            delivery: CodeDelivery(
+                codes: codes,
+                template: CodeMailTemplate(siteURL: configuration.siteURL, lifetime: configuration.codeLifetime),
+                outbox: MailOutbox(mailer: mailer, logger: logger),
+                limiter: database.rateLimiter,
+                lifetime: configuration.codeLifetime,
+                spacing: TimeInterval(configuration.smtpMaxFrequency),
+                clientBudget: configuration.rateLimits.otp,
+                serverBudget: configuration.rateLimits.emailSent
+            ),
+            passwords: PasswordHasher(cost: configuration.bcryptCost),
+            policy: PasswordPolicy.loadBundled(),
+            authenticator: Authenticator(tokens: tokens, storage: storage, now: now),
+            idTokens: idTokenVerifiers(configuration: configuration, logger: logger),
+            now: now
+        )
+    }
+
+    /// One verifier, with its own key set, per enabled provider.
+    private static func idTokenVerifiers(
+        configuration: ServerConfiguration,
+        logger: Logger
+    ) -> [IdentityProvider: IDTokenVerifier] {
+        var verifiers: [IdentityProvider: IDTokenVerifier] = [:]
+        for provider in IdentityProvider.allCases {
+            let settings = provider == .apple ? configuration.apple : configuration.google
+            guard settings.isEnabled else { continue }
+            verifiers[provider] = IDTokenVerifier(
+                provider: provider,
+                settings: settings,
+                keys: ProviderKeySet(url: settings.jwksURL, fetcher: .live, logger: logger),
+                leeway: configuration.idTokenLeeway
+            )
+        }
+        return verifiers
+    }
+}
