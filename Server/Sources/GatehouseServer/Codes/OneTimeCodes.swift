@@ -23,7 +23,7 @@ struct OneTimeCodes: Sendable {
     /// A new code for `purpose`, sent to `email`, valid `lifetime` seconds from `now`.
     func issue(userID: UUID, purpose: CodePurpose, email: String, now: Date, lifetime: TimeInterval) -> Issued {
         let code = Self.digits()
-        let link = Base64URL.encode(Hex.randomBytes(32))
+        let link = Base64URL.encode(SecureRandom.bytes(32))
         let record = CodeRecord(
             userID: userID,
             purpose: purpose,

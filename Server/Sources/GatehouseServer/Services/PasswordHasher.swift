@@ -21,7 +21,7 @@ struct PasswordHasher: Sendable {
     init(cost: UInt8) {
         self.cost = cost
         pool = Self.sharedPool
-        self.dummyHash = Bcrypt.hash(Hex.encode(Hex.randomBytes(16)), cost: cost)
+        self.dummyHash = Bcrypt.hash(Hex.encode(SecureRandom.bytes(16)), cost: cost)
     }
 
     func hash(_ password: String) async throws -> String {

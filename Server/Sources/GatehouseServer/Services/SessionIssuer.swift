@@ -20,7 +20,7 @@ struct SessionIssuer: Sendable {
     ) async throws -> SessionGrant {
         let session = SessionRecord(
             userID: user.id,
-            salt: Hex.encode(Hex.randomBytes(16)),
+            salt: Hex.encode(SecureRandom.bytes(16)),
             createdAt: now,
             refreshedAt: now,
             amr: [AMREntry(method: method, timestamp: Int(now.timeIntervalSince1970))]

@@ -15,7 +15,7 @@ public enum SigningKeyAdmin {
     public static func rotate(storage: any AuthStorage, now: Date = Date()) async throws -> String {
         let key = ES256PrivateKey()
         let record = SigningKeyRecord(
-            kid: Hex.encode(Hex.randomBytes(8)),
+            kid: Hex.encode(SecureRandom.bytes(8)),
             algorithm: "ES256",
             privatePEM: key.pemRepresentation,
             createdAt: now

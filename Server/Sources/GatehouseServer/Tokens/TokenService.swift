@@ -40,7 +40,7 @@ struct TokenService: Sendable {
             let existing = try await tx.signingKeys().filter { $0.algorithm == "ES256" }
             guard existing.isEmpty else { return existing }
             let record = SigningKeyRecord(
-                kid: Hex.encode(Hex.randomBytes(8)),
+                kid: Hex.encode(SecureRandom.bytes(8)),
                 algorithm: "ES256",
                 privatePEM: ES256PrivateKey().pemRepresentation,
                 createdAt: now

@@ -45,29 +45,3 @@ struct RefreshTokenCodec: Sendable {
         secret.macBytes(Array("refresh|".utf8) + sessionID + Array(salt.utf8) + counter)
     }
 }
-
-/// Comparison of secrets without early exit.
-enum ConstantTime {
-    static func equal(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
-        return difference == 0
-    }
-
-    static func equal(_ lhs: String, _ rhs: String) -> Bool {
-        equal(Array(lhs.utf8), Array(rhs.utf8))
-    }
-}
-
-extension UUID {
-    var bytes: [UInt8] { withUnsafeBytes(of: uuid, Array.init) }
-
-    init(bytes: [UInt8]) {
-        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &value) { buffer in
-            for (index, byte) in bytes.prefix(16).enumerated() { buffer[index] = byte }
-        }
-        self.init(uuid: value)
-    }
-}

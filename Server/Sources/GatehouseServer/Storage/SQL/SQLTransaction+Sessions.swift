@@ -1,0 +1,94 @@
+import Foundation
+import GatehouseCore
+
+extension SQLTransaction {
+    func insertSession(_ session: SessionRecord) async throws {
+        _ = try await query(
+            """
+            INSERT INTO sessions (id, user_id, salt, counter, created_at, refreshed_at, rotated_at, amr)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(session.id.key), .text(session.userID.key), .text(session.salt), .integer(Int(session.counter)),
+                .float(session.createdAt.timeIntervalSince1970), .float(session.refreshedAt.timeIntervalSince1970),
+                .date(session.rotatedAt), .text(JSONText.encode(session.amr)),
+            ]
+        )
+    }
+
+    func session(id: UUID) async throws -> SessionRecord? {
+        try await query(
+            "SELECT \(Self.sessionColumns) FROM sessions s WHERE s.id = ?",
+            [.text(id.key)]
+        ).first.map(session(from:))
+    }
+
+    func sessionWithUser(id: UUID) async throws -> (SessionRecord, UserRecord)? {
+        let sql =
+            switch executor.dialect {
+            case .sqlite: Self.sqliteSessionWithUser
+            case .postgres: Self.postgresSessionWithUser
+            }
+        guard let row = try await query(sql, [.text(id.key)]).first else { return nil }
+        return (session(from: row), user(from: row))
+    }
+
+    static let sqliteSessionWithUser = sessionWithUserSelect(.sqlite)
+    static let postgresSessionWithUser = sessionWithUserSelect(.postgres)
+
+    static func sessionWithUserSelect(_ dialect: SQLDialect) -> String {
+        let qualified = userColumns.split(separator: ",").map {
+            "users." + $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return """
+            SELECT \(qualified.joined(separator: ", ")), \(dialect.identitiesJSON) AS identities_json,
+            \(sessionColumns) FROM sessions s JOIN users ON users.id = s.user_id WHERE s.id = ?
+            """
+    }
+
+    /// Session columns, prefixed `s_` so that they can share a row with a user's.
+    static let sessionColumns = """
+        s.id AS s_id, s.user_id AS s_user_id, s.salt AS s_salt, s.counter AS s_counter, s.created_at AS s_created_at,
+        s.refreshed_at AS s_refreshed_at, s.rotated_at AS s_rotated_at, s.amr AS s_amr
+        """
+
+    func session(from row: SQLRow) -> SessionRecord {
+        SessionRecord(
+            id: UUID(uuidString: row.column("s_id")?.string ?? "") ?? UUID(),
+            userID: UUID(uuidString: row.column("s_user_id")?.string ?? "") ?? UUID(),
+            salt: row.column("s_salt")?.string ?? "",
+            counter: Int64(row.column("s_counter")?.integer ?? 0),
+            createdAt: row.date("s_created_at") ?? Date(timeIntervalSince1970: 0),
+            refreshedAt: row.date("s_refreshed_at") ?? Date(timeIntervalSince1970: 0),
+            rotatedAt: row.date("s_rotated_at"),
+            amr: (try? JSONText.decoder.decode([AMREntry].self, from: Data((row.column("s_amr")?.string ?? "[]").utf8)))
+                ?? []
+        )
+    }
+
+    func rotateSession(id: UUID, expectedCounter: Int64, at now: Date) async throws -> Bool {
+        let rows = try await query(
+            """
+            UPDATE sessions SET counter = counter + 1, rotated_at = ?, refreshed_at = ?
+            WHERE id = ? AND counter = ? RETURNING counter
+            """,
+            [
+                .float(now.timeIntervalSince1970), .float(now.timeIntervalSince1970), .text(id.key),
+                .integer(Int(expectedCounter)),
+            ]
+        )
+        return !rows.isEmpty
+    }
+
+    func deleteSession(id: UUID) async throws {
+        _ = try await query("DELETE FROM sessions WHERE id = ?", [.text(id.key)])
+    }
+
+    func deleteSessions(userID: UUID, except: UUID?) async throws -> Int {
+        let rows = try await query(
+            "DELETE FROM sessions WHERE user_id = ? AND id != ? RETURNING id",
+            [.text(userID.key), .text(except?.key ?? "")]
+        )
+        return rows.count
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@testable import GatehouseServer
+
+/// The small helpers that tokens and codes are built from.
+@Suite("Hex, base64url, constant-time comparison")
+struct EncodingHelperTests {
+    @Test func hexIsLowercaseTwoDigitsPerByte() {
+        #expect(Hex.encode([0x00, 0x0F, 0xA0, 0xFF]) == "000fa0ff")
+        #expect(Hex.sha256("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SecureRandom.bytes(32).count == 32)
+    }
+
+    @Test func base64URLRoundTripsWithoutPaddingAndRefusesOtherAlphabets() {
+        for count in 0..<40 {
+            let bytes = SecureRandom.bytes(count)
+            let text = Base64URL.encode(bytes)
+            #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"))
+            #expect(Base64URL.decode(text) == bytes)
+        }
+        #expect(Base64URL.decode("ab+c") == nil)
+        #expect(Base64URL.decode("abc=") == nil)
+        #expect(Base64URL.decode("äbc") == nil)
+    }
+
+    @Test func constantTimeEqualityComparesWholeValues() {
+        #expect(ConstantTime.equal([1, 2, 3], [1, 2, 3]))
+        #expect(!ConstantTime.equal([1, 2, 3], [1, 2, 4]))
+        #expect(!ConstantTime.equal([1, 2], [1, 2, 3]))
+        #expect(ConstantTime.equal("code", "code") && !ConstantTime.equal("code", "cod"))
+        let id = UUID()
+        #expect(UUID(bytes: id.bytes) == id)
+    }
+}
