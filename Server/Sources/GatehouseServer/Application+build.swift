@@ -8,6 +8,7 @@ public struct GatehouseServerApp: Sendable {
     public let application: Application<RouterResponder<AppRequestContext>>
     /// The storage the application uses.
     public let storage: any AuthStorage
+    /// The services the flows were built from (tests read the password hasher's counter).
     let services: ServerServices
 
     /// A `service_role` token for the admin API.

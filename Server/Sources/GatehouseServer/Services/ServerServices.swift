@@ -2,8 +2,9 @@ import Foundation
 import GatehouseCore
 import Logging
 
-/// The app's wiring: the services made once at start, from which ``buildServer`` builds each
-/// flow with only what that flow needs (``ServerServices`` + `Flows`). Controllers never see it.
+/// The app's wiring: the services made once at start. `buildRouter` builds each flow from them
+/// with only what that flow needs (`ServerServices+Flows.swift`) and hands controllers the
+/// flows; no controller sees this type.
 struct ServerServices: Sendable {
     let configuration: ServerConfiguration
     let storage: any AuthStorage
