@@ -56,14 +56,18 @@ extension SigningKeyAdmin {
             case signingKey
         }
 
+        /// The kid the operator named.
         public var kid: String
+        /// What is wrong with it.
         public var reason: Reason
 
+        /// An error for `kid`.
         public init(kid: String, reason: Reason) {
             self.kid = kid
             self.reason = reason
         }
 
+        /// The operator's message, naming the kid.
         public var description: String {
             switch reason {
             case .unknownKey: "\(kid) names no stored key"
