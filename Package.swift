@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Gatehouse", targets: ["Gatehouse"]),
         .library(name: "GatehouseGoTrue", targets: ["GatehouseGoTrue"]),
         .library(name: "GatehouseTesting", targets: ["GatehouseTesting"]),
+        .library(name: "GatehouseQR", targets: ["GatehouseQR"]),
     ],
     dependencies: [
         // Apple's swift-crypto, for SHA-256 on Linux only (CryptoKit on Apple platforms): nonces and the test backend.
@@ -24,6 +25,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "GatehouseCore"),
+        // A QR Code encoder (byte mode, level M) for authenticator-app enrolment: the server's
+        // SVG and the CLI's terminal rendering. No dependencies.
+        .target(name: "GatehouseQR"),
         .target(
             name: "Gatehouse",
             dependencies: [
@@ -49,6 +53,7 @@ let package = Package(
             path: "Benchmarks/SDKBenchmark"
         ),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"]),
+        .testTarget(name: "GatehouseQRTests", dependencies: ["GatehouseQR"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "GatehouseTesting"]),
         .testTarget(name: "GatehouseGoTrueTests", dependencies: ["GatehouseGoTrue", "GatehouseTesting"]),
     ]
