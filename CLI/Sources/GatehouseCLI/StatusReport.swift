@@ -71,6 +71,13 @@ public struct StatusReport: Sendable, Equatable, Encodable {
         }
     }
 
+    /// The exit status `gatehouse status` ends with: `nil` (0) when signed in, ``CLIError/ExitStatus/notSignedIn``
+    /// when nobody is, ``CLIError/ExitStatus/failure`` when the stored session could not be read.
+    public var exitStatus: CLIError.ExitStatus? {
+        if signedIn { return nil }
+        return error == nil ? .notSignedIn : .failure
+    }
+
     /// Human-readable lines.
     public func text(now: Date = Date()) -> String {
         guard signedIn else {

@@ -11,11 +11,16 @@ extension GatehouseCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
+            var exitStatus: CLIError.ExitStatus?
             try await perform {
                 let context = try await options.context()
                 let report = await context.waiting("Checking the session…") { await context.status() }
                 context.emit(report.text(), json: report)
+                exitStatus = report.exitStatus
             }
+            // Scripts check sign-in with `gatehouse status`: 3 when nobody is signed in, 1 when
+            // the stored session could not be read; the report is printed either way.
+            if let exitStatus { throw ExitCode(exitStatus.rawValue) }
         }
     }
 

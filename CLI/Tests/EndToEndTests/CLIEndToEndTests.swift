@@ -158,6 +158,7 @@ struct CLIEndToEndTests {
         #expect(logout.status == 0, "sign-out works with the server down")
         let after = try await Self.gatehouse(["status", "--server", url, "--json"], config: config)
         #expect(after.json["signed_in"] as? Bool == false)
+        #expect(after.status == 3, "scripts check sign-in with status")
 
         try await server.start(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
         let login = try await Self.gatehouse(

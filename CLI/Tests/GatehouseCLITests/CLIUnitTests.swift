@@ -64,6 +64,20 @@ struct CLIUnitTests {
             )
             .text().contains("gatehouse login")
         )
+        #expect(report.exitStatus == nil)
+        let signedOut = StatusReport(
+            server: "s",
+            signedIn: false,
+            guest: false,
+            userID: nil,
+            email: nil,
+            accessTokenExpiresAt: nil,
+            verified: false
+        )
+        #expect(signedOut.exitStatus == .notSignedIn)
+        var unreadable = signedOut
+        unreadable.error = "unreadable"
+        #expect(unreadable.exitStatus == .failure)
     }
 
     @Test func jsonOutputUsesSnakeCaseAndISODates() {
