@@ -148,7 +148,23 @@ public struct GoTrueBackend: AuthBackend {
     }
 
     public func verifyCode(email: String, code: String, type: VerificationType) async throws -> Session {
-        try await session(.post, "verify", body: VerifyRequest(type: type, email: email, token: code))
+        let reply: VerifyReply = try await client.send(
+            .post,
+            "verify",
+            body: VerifyRequest(type: type, email: email, token: code)
+        )
+        switch reply {
+        case .session(let wire): return Session(wire: wire, receivedAt: configuration.now())
+        case .otherAddressPending: throw AuthError.emailChangeConfirmationPending()
+        }
+    }
+
+    public func verifyEmailChange(email: String, code: String) async throws -> EmailChangeVerification {
+        do {
+            return .completed(try await verifyCode(email: email, code: code, type: .emailChange))
+        } catch let error as AuthError where error.code == .emailChangeConfirmationPending {
+            return .otherAddressPending
+        }
     }
 
     public func resetPassword(email: String) async throws {

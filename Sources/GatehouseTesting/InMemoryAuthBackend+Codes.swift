@@ -51,35 +51,69 @@ extension InMemoryAuthBackend {
         switch type {
         case .signup: purposes = [.signup]
         case .email, .magiclink: purposes = [.email, .signup]
-        case .recovery, .emailChange: purposes = [type]
+        case .recovery: purposes = [.recovery]
+        case .emailChange: purposes = [.emailChange, .emailChangeCurrent]
         default: throw AuthError.validationFailed("Unsupported verification type.")
         }
-        // The address is the user's current one (for an e-mail change too, as on the server).
-        guard let id = userID(forEmail: email) else { throw expired }
-        var matched: (purpose: VerificationType, record: CodeRecord)?
+        // A new address is no one's yet: its codes are found by where they were sent.
+        var candidates: [(id: String, purpose: VerificationType)] = []
         for purpose in purposes {
+            if purpose == .emailChange {
+                candidates += codes.filter { $0.value[purpose]?.email == email }.map { ($0.key, purpose) }
+            } else if let id = userID(forEmail: email) {
+                candidates.append((id, purpose))
+            }
+        }
+        var matched: (id: String, purpose: VerificationType, record: CodeRecord)?
+        for (id, purpose) in candidates {
             guard var candidate = codes[id]?[purpose], candidate.expiresAt > now,
                 candidate.attempts < configuration.maximumCodeAttempts
             else { continue }
             if candidate.code == code {
-                matched = (purpose, candidate)
+                matched = (id, purpose, candidate)
                 break
             }
             candidate.attempts += 1
             codes[id]?[purpose] = candidate
         }
-        guard let matched, var account = accounts[id] else { throw expired }
+        guard let matched, var account = accounts[matched.id] else { throw expired }
+        let id = matched.id
         try checkNotBanned(account)
-        codes[id]?[matched.purpose] = nil
-        if matched.purpose == .emailChange {
-            account.user.email = matched.record.email
-            account.user.emailConfirmedAt = now
+        if matched.purpose == .emailChange || matched.purpose == .emailChangeCurrent {
+            try completeEmailChange(&account, id: id, verified: matched.purpose)
         } else {
+            codes[id]?[matched.purpose] = nil
+            // An unproven password survives only the code of the sign-up that set it (OWN-1).
+            if account.user.emailConfirmedAt == nil, account.passwordHash != nil,
+                !(matched.purpose == .signup && matched.record.code == account.passwordCode)
+            {
+                account.passwordHash = nil
+                endSessions { $0.userID == id }
+            }
+            account.passwordCode = nil
             account.user.emailConfirmedAt = account.user.emailConfirmedAt ?? now
         }
-        if account.user.isAnonymous, account.user.email != nil { account.user.isAnonymous = false }
         accounts[id] = account
         return startSession(for: id)
+    }
+
+    /// One side of an e-mail change verified: completes it when the other side is done too,
+    /// or throws ``AuthError/emailChangeConfirmationPending()``.
+    private func completeEmailChange(_ account: inout AccountRecord, id: String, verified: VerificationType) throws {
+        let other: VerificationType = verified == .emailChange ? .emailChangeCurrent : .emailChange
+        codes[id]?[verified] = nil
+        if codes[id]?[other] != nil { throw AuthError.emailChangeConfirmationPending() }
+        guard let newEmail = account.user.newEmail else { throw Self.emailExists() }
+        if let holder = userID(forEmail: newEmail), holder != id { throw Self.emailExists() }
+        account.user.email = newEmail
+        account.user.emailConfirmedAt = now
+        account.user.newEmail = nil
+        account.passwordCode = nil
+        if account.user.isAnonymous {
+            account.user.isAnonymous = false
+            account.user.appMetadata = ["provider": "email", "providers": ["email"]]
+        }
+        endSessions { $0.userID == id }
     }
 
     /// Seconds until another code of `type` may go to the user, or `nil` when it may now.
@@ -90,7 +124,8 @@ extension InMemoryAuthBackend {
     }
 
     /// Replaces the user's pending code of `type` with a new one and "e-mails" it.
-    func issueCode(to email: String, forUser id: String, type: VerificationType) {
+    @discardableResult
+    func issueCode(to email: String, forUser id: String, type: VerificationType) -> String {
         var generator = SystemRandomNumberGenerator()
         let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
         codes[id, default: [:]][type] = CodeRecord(
@@ -100,5 +135,6 @@ extension InMemoryAuthBackend {
             expiresAt: now.addingTimeInterval(configuration.codeLifetime)
         )
         sent.append(SentCode(email: email, code: code, type: type, sentAt: now))
+        return code
     }
 }

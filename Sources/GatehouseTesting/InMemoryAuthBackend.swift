@@ -52,31 +52,44 @@ public actor InMemoryAuthBackend: AuthBackend {
         if let guest {
             // As `GoTrueBackend` does: the guest's own update, then a refresh once it is permanent.
             let record = try authenticate(guest)
-            let user = try applyChanges(UserChanges(email: email, password: password), toUser: record.userID)
+            let user = try applyChanges(
+                UserChanges(email: email, password: password),
+                toUser: record.userID,
+                session: record.sessionID
+            )
             if user.isAnonymous { return .confirmationRequired(user) }
             return .signedIn(try exchange(guest.refreshToken))
         }
         let email = try normalized(email)
         try validate(password: password, email: email)
-        if let existing = userID(forEmail: email), let account = accounts[existing] {
-            if account.user.emailConfirmedAt != nil, !configuration.requiresEmailConfirmation {
-                throw AuthError(
-                    code: .userAlreadyExists,
-                    message: "A user with this e-mail address already exists.",
-                    recoverySuggestion: "Sign in instead, or reset the password.",
-                    httpStatus: 422
-                )
+        if let existing = userID(forEmail: email), var account = accounts[existing] {
+            if account.user.emailConfirmedAt != nil {
+                if !configuration.requiresEmailConfirmation {
+                    throw AuthError(
+                        code: .userAlreadyExists,
+                        message: "A user with this e-mail address already exists.",
+                        recoverySuggestion: "Sign in instead, or reset the password.",
+                        httpStatus: 422
+                    )
+                }
+                // Like the server: answer as for a new address and send nothing, so sign-up does
+                // not reveal who is registered.
+                var lookalike = User(id: UUID().uuidString.lowercased(), email: email, createdAt: now)
+                lookalike.appMetadata = ["provider": "email", "providers": ["email"]]
+                return .confirmationRequired(lookalike)
             }
-            // Like the server: answer as for a new address and send nothing, so sign-up does not
-            // reveal who is registered.
-            return .confirmationRequired(User(id: UUID().uuidString.lowercased(), email: email, createdAt: now))
+            // An unproven address: the newest sign-up's password is the pending one.
+            account.passwordHash = SaltedHash(password: password)
+            accounts[existing] = account
+            accounts[existing]?.passwordCode = issueCode(to: email, forUser: existing, type: .signup)
+            return .confirmationRequired(account.user)
         }
         var user = User(id: UUID().uuidString.lowercased(), email: email, createdAt: now)
         user.appMetadata = ["provider": "email", "providers": ["email"]]
         if !configuration.requiresEmailConfirmation { user.emailConfirmedAt = now }
         accounts[user.id] = AccountRecord(user: user, passwordHash: SaltedHash(password: password))
         if configuration.requiresEmailConfirmation {
-            issueCode(to: email, forUser: user.id, type: .signup)
+            accounts[user.id]?.passwordCode = issueCode(to: email, forUser: user.id, type: .signup)
             return .confirmationRequired(user)
         }
         return .signedIn(startSession(for: user.id))
@@ -130,7 +143,7 @@ public actor InMemoryAuthBackend: AuthBackend {
     public func updateUser(_ changes: UserChanges, for session: Session) async throws -> User {
         try await enter(.updateUser)
         let record = try authenticate(session)
-        return try applyChanges(changes, toUser: record.userID)
+        return try applyChanges(changes, toUser: record.userID, session: record.sessionID)
     }
 
     public func deleteAccount(_ session: Session) async throws {

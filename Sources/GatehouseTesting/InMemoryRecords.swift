@@ -5,6 +5,9 @@ import Gatehouse
 struct AccountRecord {
     var user: User
     var passwordHash: SaltedHash?
+    /// The sign-up code sent with a password that is not proven yet (the address is
+    /// unconfirmed): only that code keeps the password when it confirms the address.
+    var passwordCode: String?
     var bannedUntil: Date?
     var identities: [IdentityKey] = []
 }
@@ -54,4 +57,9 @@ struct IDTokenClaims {
     /// Gmail or a Workspace domain).
     var emailVerified: Bool
     var nonceHash: String?
+}
+
+extension VerificationType {
+    /// The code to the current address in a secure e-mail change (verified as `email_change`).
+    static let emailChangeCurrent: VerificationType = "email_change_current"
 }

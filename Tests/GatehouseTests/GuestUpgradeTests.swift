@@ -23,9 +23,16 @@ struct GuestUpgradeTests {
         let outcome = try await fixture.service.upgradeGuest(email: "ada@example.com", password: password)
         #expect(outcome == .pendingVerification(email: "ada@example.com"))
         #expect(fixture.service.isAnonymous)
-        let code = try #require(await fixture.backend.lastCode(for: "ada@example.com", type: .signup))
-        let user = try await fixture.service.confirmSignUp(email: "ada@example.com", code: code)
-        #expect(user.id == guest.id && !user.isAnonymous)
+        #expect(fixture.service.currentUser?.email == nil, "the address is pending, not the guest's")
+        #expect(fixture.service.currentUser?.newEmail == "ada@example.com")
+        let code = try #require(await fixture.backend.lastCode(for: "ada@example.com", type: .emailChange))
+        let status = try await fixture.service.confirmEmailChange(email: "ada@example.com", code: code)
+        guard case .completed(let user) = status else {
+            Issue.record("\(status)")
+            return
+        }
+        #expect(user.id == guest.id && !user.isAnonymous && user.email == "ada@example.com")
+        #expect(fixture.service.currentUser?.id == guest.id)
     }
 
     @Test func anEmailOfAnotherAccountIsAnOutcomeNotAnError() async throws {

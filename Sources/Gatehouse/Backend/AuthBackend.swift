@@ -34,6 +34,10 @@ public protocol AuthBackend: Sendable {
     /// Verifies a one-time code sent by e-mail and signs in.
     func verifyCode(email: String, code: String, type: VerificationType) async throws -> Session
 
+    /// Verifies one code of an e-mail change: the new address with its code, or the current
+    /// address with its code. Defaults to ``verifyCode(email:code:type:)``, completing at once.
+    func verifyEmailChange(email: String, code: String) async throws -> EmailChangeVerification
+
     /// Sends a password-reset code or link.
     func resetPassword(email: String) async throws
 
@@ -61,4 +65,14 @@ public protocol AuthBackend: Sendable {
 extension AuthBackend {
     /// `"default"`.
     public var sessionScope: String { "default" }
+
+    /// Verifies with ``verifyCode(email:code:type:)`` and type `email_change`; a backend with
+    /// secure e-mail change reports ``EmailChangeVerification/otherAddressPending`` itself.
+    public func verifyEmailChange(email: String, code: String) async throws -> EmailChangeVerification {
+        do {
+            return .completed(try await verifyCode(email: email, code: code, type: .emailChange))
+        } catch let error as AuthError where error.code == .emailChangeConfirmationPending {
+            return .otherAddressPending
+        }
+    }
 }

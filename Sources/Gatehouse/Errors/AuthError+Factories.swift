@@ -1,6 +1,16 @@
 import Foundation
 
 extension AuthError {
+    /// One address of a secure e-mail change is confirmed; the other address's code is needed.
+    public static func emailChangeConfirmationPending() -> AuthError {
+        AuthError(
+            code: .emailChangeConfirmationPending,
+            message: "Confirmation link accepted. Please proceed to confirm link sent to the other email.",
+            recoverySuggestion: "Enter the code sent to the other address.",
+            httpStatus: 200
+        )
+    }
+
     /// No user is signed in.
     public static func notSignedIn() -> AuthError {
         AuthError(

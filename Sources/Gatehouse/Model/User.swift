@@ -14,6 +14,9 @@ public struct User: Sendable, Hashable, Codable, Identifiable {
     public var lastSignInAt: Date?
     /// When the e-mail address was confirmed, if it was.
     public var emailConfirmedAt: Date?
+    /// An address asked for and not yet confirmed (an e-mail change, or a guest's upgrade).
+    /// It never signs in until its code is entered.
+    public var newEmail: String?
     /// Server-controlled metadata (provider, roles); users cannot change it.
     public var appMetadata: [String: JSONValue]
     /// User-controlled metadata (display name, preferences).
@@ -27,6 +30,7 @@ public struct User: Sendable, Hashable, Codable, Identifiable {
         createdAt: Date? = nil,
         lastSignInAt: Date? = nil,
         emailConfirmedAt: Date? = nil,
+        newEmail: String? = nil,
         appMetadata: [String: JSONValue] = [:],
         userMetadata: [String: JSONValue] = [:]
     ) {
@@ -36,6 +40,7 @@ public struct User: Sendable, Hashable, Codable, Identifiable {
         self.createdAt = createdAt
         self.lastSignInAt = lastSignInAt
         self.emailConfirmedAt = emailConfirmedAt
+        self.newEmail = newEmail
         self.appMetadata = appMetadata
         self.userMetadata = userMetadata
     }
@@ -46,11 +51,12 @@ extension User {
     public init(wire: WireUser) {
         self.init(
             id: wire.id.uuidString.lowercased(),
-            email: wire.email,
+            email: wire.email.flatMap { $0.isEmpty ? nil : $0 },
             isAnonymous: wire.isAnonymous,
             createdAt: wire.createdAt,
             lastSignInAt: wire.lastSignInAt,
             emailConfirmedAt: wire.emailConfirmedAt,
+            newEmail: wire.newEmail.flatMap { $0.isEmpty ? nil : $0 },
             appMetadata: wire.appMetadata,
             userMetadata: wire.userMetadata
         )

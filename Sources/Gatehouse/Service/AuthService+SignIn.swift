@@ -18,7 +18,9 @@ extension AuthService {
             case .signedIn(let new):
                 try await establish(new, startedIn: started)
                 return .signedIn(new.user)
-            case .confirmationRequired:
+            case .confirmationRequired(let user):
+                // A guest's pending address shows in `newEmail` (the guest keeps its session).
+                if guest != nil, started == generation { await applyUser(user) }
                 return .confirmationRequired(email: email)
             }
         }

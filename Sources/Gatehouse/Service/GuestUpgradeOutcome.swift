@@ -6,8 +6,9 @@
 public enum GuestUpgradeOutcome: Sendable, Equatable {
     /// The guest is now a permanent user with the same id.
     case upgradedInPlace(User)
-    /// A confirmation code was sent; the user stays a guest until it is entered
-    /// (``AuthService/confirmSignUp(email:code:)``).
+    /// A code was sent to the new address only (a guest has no current address to ask); the
+    /// user stays a guest, without the address, until it is entered with
+    /// ``AuthService/confirmEmailChange(email:code:)``, which keeps the guest's id.
     case pendingVerification(email: String)
     /// The credential belongs to another, existing account, which is now signed in; the
     /// guest's id is given so the app can move its data.

@@ -162,6 +162,9 @@ extension ErrorCode {
     public static let cancelled: ErrorCode = "cancelled"
     /// The backend does not support this operation.
     public static let notSupported: ErrorCode = "not_supported"
+    /// One address of a secure e-mail change is confirmed; the code sent to the other address
+    /// is still needed (the server answered `{"msg": "Confirmation link accepted…", "code": "200"}`).
+    public static let emailChangeConfirmationPending: ErrorCode = "email_change_confirmation_pending"
 }
 
 // MARK: - Gatehouse server codes (not in GoTrue)
