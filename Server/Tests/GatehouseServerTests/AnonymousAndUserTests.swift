@@ -49,17 +49,26 @@ struct AnonymousAndUserTests {
             )
             #expect(update.status == .ok)
             #expect(update["is_anonymous"] as? Bool == true, "still a guest until the address is confirmed")
+            #expect(update["new_email"] as? String == "ada@example.com")
+            #expect(try await client.signIn("ada@example.com").status != .ok, "no password sign-in before proof")
             let code = try await client.waitForCode(to: "ada@example.com")
-            let verified = try await client.post(
+            let wrongType = try await client.post(
                 "/verify",
                 #"{"type":"signup","email":"ada@example.com","token":"\#(code)"}"#
             )
+            #expect(wrongType.errorCode == "otp_expired", "a guest's address is confirmed as an address change")
+            let verified = try await client.post(
+                "/verify",
+                #"{"type":"email_change","email":"ada@example.com","token":"\#(code)"}"#
+            )
             #expect(verified.user["id"] as? String == id)
             #expect(verified.user["is_anonymous"] as? Bool == false)
+            #expect(verified.user["email"] as? String == "ada@example.com")
             #expect(try await client.signIn("ada@example.com").user["id"] as? String == id)
-            // The guest's own refresh token now yields claims that say is_anonymous: false.
+            // The new session says is_anonymous: false; the guest's earlier sessions ended.
+            #expect(claims(verified.string("access_token"))["is_anonymous"] as? Bool == false)
             let refreshed = try await client.refresh(try #require(guest.string("refresh_token")))
-            #expect(claims(refreshed.string("access_token"))["is_anonymous"] as? Bool == false)
+            #expect(refreshed.errorCode == "refresh_token_not_found")
         }
     }
 

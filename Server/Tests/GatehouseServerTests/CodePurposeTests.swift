@@ -19,12 +19,13 @@ struct CodePurposeTests {
         #expect(CodePurpose.verified(by: .email) == [.magicLink, .signup])
         #expect(CodePurpose.verified(by: .magiclink) == [.magicLink, .signup])
         #expect(CodePurpose.verified(by: .recovery) == [.recovery])
-        #expect(CodePurpose.verified(by: .emailChange) == [.emailChange])
+        #expect(CodePurpose.verified(by: .emailChange) == [.emailChange, .emailChangeCurrent])
         #expect(CodePurpose.verified(by: .invite) == [.invite])
         #expect(CodePurpose.verified(by: "sms") == nil)
         #expect(CodePurpose.magicLink.rawValue == "email", "the stored spelling never changes")
         #expect(CodePurpose.magicLink.verificationType == .magiclink)
         #expect(CodePurpose(linkType: "email_change_new") == .emailChange)
+        #expect(CodePurpose(linkType: "email_change_current") == .emailChangeCurrent)
         #expect(CodePurpose(linkType: "email") == nil)
     }
 

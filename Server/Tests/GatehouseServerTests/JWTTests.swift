@@ -378,13 +378,23 @@ struct KeyRotationTests {
             if code != first {
                 let stale = try await client.post(
                     "/verify",
-                    #"{"type":"email_change","email":"ada@example.com","token":"\#(first)"}"#
+                    #"{"type":"email_change","email":"ada@new.example","token":"\#(first)"}"#
                 )
                 #expect(stale.status == .forbidden, "the replaced code no longer works")
             }
+            // GoTrue's secure change: the new address with its code, then the current one with its own.
+            let half = try await client.post(
+                "/verify",
+                #"{"type":"email_change","email":"ada@new.example","token":"\#(code)"}"#
+            )
+            #expect(half.string("code") == "200")
+            let current = try await client.waitForCode(
+                to: "ada@example.com",
+                subject: "Confirm the change of your e-mail address"
+            )
             let verified = try await client.post(
                 "/verify",
-                #"{"type":"email_change","email":"ada@example.com","token":"\#(code)"}"#
+                #"{"type":"email_change","email":"ada@example.com","token":"\#(current)"}"#
             )
             #expect(verified.status == .ok)
             #expect(verified.user["email"] as? String == "ada@new.example")

@@ -14,6 +14,9 @@ public enum CodePurpose: String, Sendable, CaseIterable {
     case recovery
     /// Confirms a new address (`PUT /user` with `email`); sent to the new address.
     case emailChange = "email_change"
+    /// Confirms an address change from the current address (GoTrue's secure e-mail change);
+    /// `POST /verify type=email_change` with the current address accepts it.
+    case emailChangeCurrent = "email_change_current"
     /// Proves a recent sign-in before a sensitive change (`GET /reauthenticate`); used as a nonce.
     case reauthentication
     /// Accepts an admin's invitation (`POST /invite`).
@@ -29,7 +32,7 @@ public enum CodePurpose: String, Sendable, CaseIterable {
         case .signup: [.signup]
         case .email, .magiclink: [.magicLink, .signup]
         case .recovery: [.recovery]
-        case .emailChange: [.emailChange]
+        case .emailChange: [.emailChange, .emailChangeCurrent]
         case .invite: [.invite]
         default: nil
         }
@@ -41,7 +44,7 @@ public enum CodePurpose: String, Sendable, CaseIterable {
         case .signup: .signup
         case .magicLink: .magiclink
         case .recovery: .recovery
-        case .emailChange: .emailChange
+        case .emailChange, .emailChangeCurrent: .emailChange
         case .reauthentication: VerificationType(rawValue: "reauthentication")
         case .invite: .invite
         }
@@ -53,7 +56,7 @@ public enum CodePurpose: String, Sendable, CaseIterable {
         case .signup: "email/signup"
         case .magicLink, .reauthentication: "otp"
         case .recovery: "recovery"
-        case .emailChange: "email_change"
+        case .emailChange, .emailChangeCurrent: "email_change"
         case .invite: "invite"
         }
     }
@@ -68,7 +71,8 @@ extension CodePurpose {
         case "invite": self = .invite
         case "magiclink": self = .magicLink
         case "recovery": self = .recovery
-        case "email_change_current", "email_change_new": self = .emailChange
+        case "email_change_current": self = .emailChangeCurrent
+        case "email_change_new": self = .emailChange
         default: return nil
         }
     }

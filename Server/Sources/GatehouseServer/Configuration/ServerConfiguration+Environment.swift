@@ -52,6 +52,8 @@ extension ServerConfiguration {
             try reader.integer("GATEHOUSE_RATE_LIMIT_ANONYMOUS", in: 1...1_000_000) ?? rateLimits.anonymous
         rateLimits.emailSent =
             try reader.integer("GATEHOUSE_RATE_LIMIT_EMAIL_SENT", in: 1...1_000_000) ?? rateLimits.emailSent
+        rateLimits.userUpdates =
+            try reader.integer("GATEHOUSE_RATE_LIMIT_USER_UPDATE", in: 1...1_000_000) ?? rateLimits.userUpdates
         apple = try reader.provider("APPLE", defaults: apple)
         google = try reader.provider("GOOGLE", defaults: google)
         if let secret = reader.string("GATEHOUSE_SERVER_SECRET") {

@@ -117,6 +117,8 @@ public struct RateLimitSettings: Sendable, Equatable {
     public var emailSent = 30
     /// Failed password attempts per account per hour.
     public var failedPasswordsPerAccount = 100
+    /// `PUT /user` and `DELETE /user` requests per user per 5 minutes.
+    public var userUpdates = 30
 
     public init() {}
 }

@@ -20,7 +20,15 @@ struct CodeController {
         }
         router.post("verify") { request, context in
             let body = try await JSONBody.decode(VerifyRequest.self, from: request, context: context)
-            return try JSONBody.response(try await verification(body, ip: context.clientKey), request: request)
+            switch try await verification(body, ip: context.clientKey) {
+            case .session(let session):
+                return try JSONBody.response(session, request: request)
+            case .otherSidePending:
+                return try JSONBody.response(
+                    ["msg": Self.otherSidePendingMessage, "code": "200"],
+                    request: request
+                )
+            }
         }
         router.get("verify") { request, context in try await verifyLink(request, context) }
         router.post("recover") { request, context in
@@ -44,10 +52,16 @@ struct CodeController {
             guard let token = query.get("token"), let type = query.get("type") else {
                 throw APIError.validation("Verify requires a token and a type")
             }
-            let session = try await verification(
+            let answer = try await verification(
                 VerifyRequest(type: VerificationType(rawValue: type), tokenHash: token),
                 ip: context.clientKey
             )
+            guard case .session(let session) = answer else {
+                let message = Self.otherSidePendingMessage.addingPercentEncoding(withAllowedCharacters: .alphanumerics)
+                var headers = HTTPFields()
+                headers[.location] = "\(target)#message=\(message ?? "")&sb="
+                return Response(status: .seeOther, headers: headers)
+            }
             fragment = [
                 "access_token=\(session.accessToken)", "expires_at=\(session.expiresAt)",
                 "expires_in=\(session.expiresIn)",
@@ -64,6 +78,11 @@ struct CodeController {
         headers[.location] = "\(target)#\(fragment)"
         return Response(status: .seeOther, headers: headers)
     }
+
+    /// GoTrue's answer when one side of a secure e-mail change is confirmed (supabase-swift
+    /// decodes it as `emailChangeConfirmationPending`).
+    static let otherSidePendingMessage =
+        "Confirmation link accepted. Please proceed to confirm link sent to the other email"
 
     /// `redirect_to` only when it is on the site URL's host; otherwise the site URL.
     private func redirectTarget(_ requested: String?) -> String {

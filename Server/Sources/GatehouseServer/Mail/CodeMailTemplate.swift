@@ -25,6 +25,7 @@ struct CodeMailTemplate: Sendable {
         case .signup: "Confirm your sign-up"
         case .recovery: "Reset your password"
         case .emailChange: "Confirm your new e-mail address"
+        case .emailChangeCurrent: "Confirm the change of your e-mail address"
         case .reauthentication: "Confirm it is you"
         case .invite: "You have been invited"
         case .magicLink: "Your sign-in code"

@@ -80,6 +80,7 @@ extension ServerServices {
             limiter: limiter,
             requestLimit: configuration.rateLimits.verify,
             maximumAttempts: configuration.maximumCodeAttempts,
+            emailChange: EmailChange(delivery: delivery),
             sessions: sessions,
             audit: audit,
             now: now
@@ -91,16 +92,33 @@ extension ServerServices {
             storage: storage,
             policy: policy,
             passwords: passwords,
-            codes: codes,
+            limiter: limiter,
+            failureLimit: configuration.rateLimits.failedPasswordsPerAccount,
+            check: reauthenticationCheck,
             emailChange: EmailChange(delivery: delivery),
-            guestUpgrade: GuestUpgrade(delivery: delivery, autoconfirm: configuration.mailerAutoconfirm),
+            guestUpgrade: GuestUpgrade(
+                emailChange: EmailChange(delivery: delivery),
+                autoconfirm: configuration.mailerAutoconfirm
+            ),
             delivery: delivery,
             audit: audit,
             now: now
         )
     }
 
-    var accountDeletion: AccountDeletion { AccountDeletion(storage: storage, codes: codes, audit: audit, now: now) }
+    var accountDeletion: AccountDeletion {
+        AccountDeletion(storage: storage, check: reauthenticationCheck, audit: audit, now: now)
+    }
+
+    var reauthenticationCheck: ReauthenticationCheck {
+        ReauthenticationCheck(
+            storage: storage,
+            codes: codes,
+            limiter: limiter,
+            requestLimit: configuration.rateLimits.userUpdates,
+            maximumAttempts: configuration.maximumCodeAttempts
+        )
+    }
 
     var identityUnlink: IdentityUnlink { IdentityUnlink(storage: storage, audit: audit) }
 

@@ -20,6 +20,8 @@ public protocol StorageReader: Sendable {
 
     func code(userID: UUID, purpose: CodePurpose) async throws -> CodeRecord?
     func code(linkHash: String) async throws -> CodeRecord?
+    /// The codes of `purpose` sent to `email`, of any user (a pending new address is no one's yet).
+    func codes(purpose: CodePurpose, email: String) async throws -> [CodeRecord]
 
     /// The identity for a provider subject, if linked.
     func identity(provider: String, subject: String) async throws -> IdentityRecord?

@@ -10,6 +10,12 @@ public struct UserRecord: Sendable, Equatable {
     public var emailConfirmedAt: Date?
     public var confirmationSentAt: Date?
     public var recoverySentAt: Date?
+    /// An address asked for and not yet proven (`PUT /user {email}`), never used to sign in.
+    public var newEmail: String?
+    public var emailChangeSentAt: Date?
+    /// The link hash of the sign-up code sent with a password that is not proven yet: only
+    /// that code keeps the password when it confirms the address (`security.md` OWN-1).
+    public var passwordCode: String?
     public var lastSignInAt: Date?
     public var appMetadata: [String: JSONValue]
     public var userMetadata: [String: JSONValue]
@@ -28,6 +34,9 @@ public struct UserRecord: Sendable, Equatable {
         emailConfirmedAt: Date? = nil,
         confirmationSentAt: Date? = nil,
         recoverySentAt: Date? = nil,
+        newEmail: String? = nil,
+        emailChangeSentAt: Date? = nil,
+        passwordCode: String? = nil,
         lastSignInAt: Date? = nil,
         appMetadata: [String: JSONValue] = [:],
         userMetadata: [String: JSONValue] = [:],
@@ -44,6 +53,9 @@ public struct UserRecord: Sendable, Equatable {
         self.emailConfirmedAt = emailConfirmedAt
         self.confirmationSentAt = confirmationSentAt
         self.recoverySentAt = recoverySentAt
+        self.newEmail = newEmail
+        self.emailChangeSentAt = emailChangeSentAt
+        self.passwordCode = passwordCode
         self.lastSignInAt = lastSignInAt
         self.appMetadata = appMetadata
         self.userMetadata = userMetadata
@@ -94,6 +106,8 @@ public struct UserRecord: Sendable, Equatable {
             confirmedAt: emailConfirmedAt,
             confirmationSentAt: confirmationSentAt,
             recoverySentAt: recoverySentAt,
+            newEmail: newEmail,
+            emailChangeSentAt: emailChangeSentAt,
             lastSignInAt: lastSignInAt,
             appMetadata: appMetadata,
             userMetadata: userMetadata,

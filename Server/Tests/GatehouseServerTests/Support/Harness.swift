@@ -139,6 +139,36 @@ struct Client: Sendable {
         throw HarnessError.noMail(email)
     }
 
+    /// The code of the newest message to an address with `subject` (mail goes out in parallel,
+    /// so arrival order is not sending order).
+    func waitForCode(to email: String, subject: String) async throws -> String {
+        for _ in 0..<500 {
+            let mail = await mailer.sent.last { $0.to == email.lowercased() && $0.subject == subject }
+            if let mail, let code = CapturingMailer.code(in: mail.body) { return code }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw HarnessError.noMail(email)
+    }
+
+    /// Waits until a message with `subject` reached an address.
+    func waitForMail(to email: String, subject: String) async throws {
+        for _ in 0..<500 {
+            if await mailer.sent.contains(where: { $0.to == email.lowercased() && $0.subject == subject }) { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw HarnessError.noMail(email)
+    }
+
+    /// The code of the `count`th message to an address, once that many have arrived.
+    func waitForMail(to email: String, count: Int) async throws -> String {
+        for _ in 0..<500 {
+            let mails = await mailer.sent.filter { $0.to == email.lowercased() }
+            if mails.count >= count, let code = CapturingMailer.code(in: mails[count - 1].body) { return code }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw HarnessError.noMail(email)
+    }
+
     func mailCount(to email: String) async -> Int {
         await mailer.sent.filter { $0.to == email }.count
     }

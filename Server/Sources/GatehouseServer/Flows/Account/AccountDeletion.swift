@@ -3,11 +3,12 @@ import GatehouseCore
 import HTTPTypes
 
 /// `DELETE /user`: self-service deletion. Needs a sign-in within the last 24 hours or a
-/// reauthentication `nonce` (from `GET /reauthenticate`). The user, identities, sessions and
-/// codes go in one transaction (by cascade), recorded in the audit log.
+/// reauthentication `nonce` (from `GET /reauthenticate`, counted by ``ReauthenticationCheck``).
+/// The user, identities, sessions and codes go in one transaction (by cascade), recorded in the
+/// audit log.
 struct AccountDeletion: Sendable {
     let storage: any AuthStorage
-    let codes: OneTimeCodes
+    let check: ReauthenticationCheck
     let audit: AuditLog
     let now: @Sendable () -> Date
 
@@ -22,10 +23,8 @@ struct AccountDeletion: Sendable {
                 "Deleting the account requires a recent sign-in or a reauthentication code"
             )
         }
+        try await check(nonce, userID: caller.user.id, now: now)
         try await storage.transaction { tx in
-            if let nonce {
-                try await codes.consumeReauthentication(nonce, userID: caller.user.id, in: tx, now: now)
-            }
             try await tx.deleteUser(id: caller.user.id)
             try await audit.record("user_deleted", actor: caller.user.id, ip: ip, detail: "self-service", in: tx)
         }

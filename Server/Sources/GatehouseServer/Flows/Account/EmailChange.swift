@@ -1,16 +1,94 @@
 import Foundation
 import GatehouseCore
+import HTTPTypes
 
-/// A permanent user's new e-mail address (`PUT /user` with `email`): nothing changes until the
-/// code mailed to the new address is verified (`type=email_change`), which moves the address.
+/// A new e-mail address (`PUT /user` with `email`), as GoTrue's secure e-mail change: the address
+/// waits in `new_email` while a code goes to it and, when the current address is confirmed, a
+/// second code goes to the current address. `POST /verify type=email_change` accepts either
+/// (the new address with its code, the current address with its code); the change completes when
+/// both are in, tells the old address, and ends every earlier session (`security.md` OWN-3, OWN-4).
+///
+/// A guest's address is the same pending `new_email` (`security.md` OWN-2): it confirms the new
+/// side only and makes the guest permanent in place.
 struct EmailChange: Sendable {
     let delivery: CodeDelivery
 
-    /// Issues the confirmation code for `email` in `tx`.
-    ///
-    /// - Returns: The mail to send to the new address after the commit.
-    func request(_ email: String, for user: UserRecord, in tx: any StorageTransaction, now: Date) async throws -> Mail?
-    {
-        try await delivery.issue(.emailChange, for: user.id, to: email, spacing: .ignore, in: tx, now: now)
+    /// What verifying one side's code leads to.
+    enum Step: Sendable {
+        /// The other side's code is still pending.
+        case otherSidePending
+        /// The address moved; the notice goes to the old address after the commit.
+        case completed(notice: Mail?)
+        /// The change cannot complete (no pending address, or it was taken meanwhile).
+        case refused(APIError)
     }
+
+    /// Puts `email` in `user.newEmail` and issues the code(s) in `tx`.
+    ///
+    /// - Returns: The mails to send after the commit.
+    func request(
+        _ email: String,
+        for user: inout UserRecord,
+        in tx: any StorageTransaction,
+        now: Date
+    ) async throws
+        -> [Mail?]
+    {
+        user.newEmail = email
+        user.emailChangeSentAt = now
+        var mails = [
+            try await delivery.issue(.emailChange, for: user.id, to: email, spacing: .ignore, in: tx, now: now)
+        ]
+        if let current = user.email, user.emailConfirmedAt != nil, !user.isAnonymous {
+            mails.append(
+                try await delivery.issue(
+                    .emailChangeCurrent,
+                    for: user.id,
+                    to: current,
+                    spacing: .ignore,
+                    in: tx,
+                    now: now
+                )
+            )
+        } else {
+            try await tx.deleteCode(userID: user.id, purpose: .emailChangeCurrent)
+        }
+        return mails
+    }
+
+    /// Applies a verified (and deleted) code of `.emailChange` or `.emailChangeCurrent` to `user`.
+    func confirm(
+        _ record: CodeRecord,
+        user: inout UserRecord,
+        in tx: any StorageTransaction,
+        now: Date
+    ) async throws -> Step {
+        let other: CodePurpose = record.purpose == .emailChange ? .emailChangeCurrent : .emailChange
+        if try await tx.code(userID: user.id, purpose: other) != nil { return .otherSidePending }
+        guard let newEmail = user.newEmail else { return .refused(.otpExpired) }
+        if let holder = try await tx.user(email: newEmail), holder.id != user.id { return .refused(Self.emailExists) }
+        let old = user.emailConfirmedAt != nil && !user.isAnonymous ? user.email : nil
+        user.email = newEmail
+        user.emailConfirmedAt = now
+        user.newEmail = nil
+        user.emailChangeSentAt = nil
+        user.passwordCode = nil
+        if user.isAnonymous {
+            user.isAnonymous = false
+            var providers: [JSONValue] = []
+            if case .array(let listed) = user.appMetadata["providers"] { providers = listed }
+            if !providers.contains("email") { providers.insert("email", at: 0) }
+            user.appMetadata["provider"] = "email"
+            user.appMetadata["providers"] = .array(providers)
+        }
+        try await tx.deleteSessions(userID: user.id, except: nil)
+        return .completed(notice: old.flatMap { $0 == newEmail ? nil : AccountNotice.emailChanged(from: $0) })
+    }
+
+    /// 422 `email_exists`.
+    static let emailExists = APIError(
+        .unprocessableContent,
+        .emailExists,
+        "A user with this email address has already been registered"
+    )
 }

@@ -2,37 +2,37 @@ import Foundation
 import GatehouseCore
 import HTTPTypes
 
-/// A guest (anonymous user) becoming permanent through `PUT /user`: it takes an e-mail address
-/// (confirmed by a sign-up code, or at once with autoconfirm) and a password, and keeps its id.
-/// It is permanent once it has a confirmed address and a password.
+/// A guest (anonymous user) becoming permanent through `PUT /user`, keeping its id.
+///
+/// The guest's address is pending like any new address (``EmailChange``: `new_email` and an
+/// `email_change` code) and the guest stays anonymous until it is proven (`security.md` OWN-2).
+/// With autoconfirm (`GATEHOUSE_MAILER_AUTOCONFIRM`, where no address is ever proven) the address
+/// is the guest's at once, as in GoTrue.
 struct GuestUpgrade: Sendable {
-    let delivery: CodeDelivery
+    let emailChange: EmailChange
     /// `GATEHOUSE_MAILER_AUTOCONFIRM`: the address counts as confirmed at once.
     let autoconfirm: Bool
 
-    /// Gives the guest `email` in `tx`, mailing a sign-up code unless autoconfirm is on.
+    /// Gives the guest `email` in `tx`: pending with a code, or at once under autoconfirm.
     ///
-    /// - Returns: The mail to send after the commit.
+    /// - Returns: The mails to send after the commit.
     func addEmail(
         _ email: String,
         to user: inout UserRecord,
         in tx: any StorageTransaction,
         now: Date
     ) async throws
-        -> Mail?
+        -> [Mail?]
     {
+        guard autoconfirm else { return try await emailChange.request(email, for: &user, in: tx, now: now) }
         user.email = email
+        user.emailConfirmedAt = now
         user.appMetadata = ["provider": "email", "providers": ["email"]]
-        if autoconfirm {
-            user.emailConfirmedAt = now
-            return nil
-        }
-        let mail = try await delivery.issue(.signup, for: user.id, to: email, spacing: .ignore, in: tx, now: now)
-        user.confirmationSentAt = now
-        return mail
+        return []
     }
 
-    /// Makes a guest permanent when it has everything, and refuses a password without an address.
+    /// Makes an autoconfirmed guest permanent when it has everything, and refuses a password
+    /// without an address (proven or pending).
     ///
     /// - Parameters:
     ///   - user: The user after the update's changes.
@@ -42,7 +42,7 @@ struct GuestUpgrade: Sendable {
         if user.isAnonymous, user.email != nil, user.passwordHash != nil, user.emailConfirmedAt != nil {
             user.isAnonymous = false
         }
-        if user.isAnonymous, settingPassword, user.email == nil {
+        if user.isAnonymous, settingPassword, user.email == nil, user.newEmail == nil {
             throw APIError(
                 .unprocessableContent,
                 .validationFailed,

@@ -6,13 +6,19 @@ import HTTPTypes
 /// to the row as it is then (a password hash takes a while, and a ban or another change may
 /// land meanwhile). A new address goes through ``EmailChange``, or ``GuestUpgrade`` for a guest.
 ///
-/// A new password must differ from the old one and needs the current password, a sign-in
-/// within 24 hours, or a reauthentication `nonce`.
+/// Requests count against a per-user limit and a `nonce` is checked (and counted) first
+/// (``ReauthenticationCheck``). A new password needs the current password (wrong tries count
+/// against the account's password limit), a sign-in within 24 hours, or the nonce, also for a
+/// user who has none yet; only then must it differ from the old one. A new password ends every
+/// other session and tells the account's address (`security.md` OWN-4, PW-8, SE-6).
 struct UserUpdate: Sendable {
     let storage: any AuthStorage
     let policy: PasswordPolicy
     let passwords: PasswordHasher
-    let codes: OneTimeCodes
+    let limiter: any RateLimiter
+    /// Failed passwords per account per hour (shared with password sign-in).
+    let failureLimit: Int
+    let check: ReauthenticationCheck
     let emailChange: EmailChange
     let guestUpgrade: GuestUpgrade
     let delivery: CodeDelivery
@@ -22,23 +28,29 @@ struct UserUpdate: Sendable {
     /// Applies `body` and returns the updated user.
     func callAsFunction(_ body: UpdateUserRequest, caller: Caller, ip: String) async throws -> UserRecord {
         let now = now()
+        try await check(body.nonce, userID: caller.user.id, now: now)
         let hash = try await newPasswordHash(body, caller: caller, now: now)
         let (updated, mails): (UserRecord, [Mail?]) = try await storage.transaction { tx in
             guard var user = try await tx.user(id: caller.user.id) else { throw APIError.userNotFoundForToken }
             var mails: [Mail?] = []
-            if let nonce = body.nonce {
-                try await codes.consumeReauthentication(nonce, userID: user.id, in: tx, now: now)
+            if let hash {
+                user.passwordHash = hash
+                try await tx.deleteSessions(userID: user.id, except: caller.session.id)
+                if let email = user.email, user.emailConfirmedAt != nil {
+                    mails.append(AccountNotice.passwordChanged(to: email))
+                }
             }
-            if let hash { user.passwordHash = hash }
             if let data = body.data { user.userMetadata.merge(data) { _, new in new } }
             if let raw = body.email {
                 let email = try EmailAddress.normalized(raw)
                 if email != user.email {
-                    if let owner = try await tx.user(email: email), owner.id != user.id { throw Self.emailExists }
+                    if let owner = try await tx.user(email: email), owner.id != user.id {
+                        throw EmailChange.emailExists
+                    }
                     if user.isAnonymous {
-                        mails.append(try await guestUpgrade.addEmail(email, to: &user, in: tx, now: now))
+                        mails += try await guestUpgrade.addEmail(email, to: &user, in: tx, now: now)
                     } else {
-                        mails.append(try await emailChange.request(email, for: user, in: tx, now: now))
+                        mails += try await emailChange.request(email, for: &user, in: tx, now: now)
                     }
                 }
             }
@@ -47,7 +59,7 @@ struct UserUpdate: Sendable {
             do {
                 try await tx.updateUser(user)
             } catch StorageError.duplicateEmail {
-                throw Self.emailExists
+                throw EmailChange.emailExists
             }
             try await audit.record("user_modified", actor: user.id, ip: ip, in: tx)
             return (user, mails)
@@ -60,6 +72,13 @@ struct UserUpdate: Sendable {
     private func newPasswordHash(_ body: UpdateUserRequest, caller: Caller, now: Date) async throws -> String? {
         guard let password = body.password else { return nil }
         try policy.check(password, email: body.email ?? caller.user.email)
+        if let currentPassword = body.currentPassword {
+            try await verifyCurrent(currentPassword, of: caller.user, now: now)
+        } else if !caller.user.isAnonymous, body.nonce == nil,
+            now.timeIntervalSince(caller.session.createdAt) > 24 * 3600
+        {
+            throw APIError(.badRequest, .reauthenticationNeeded, "Password update requires reauthentication")
+        }
         if let current = caller.user.passwordHash, try await passwords.verify(password, hash: current) {
             throw APIError(
                 .unprocessableContent,
@@ -67,21 +86,24 @@ struct UserUpdate: Sendable {
                 "New password should be different from the old password."
             )
         }
-        if let currentPassword = body.currentPassword {
-            guard try await passwords.verify(currentPassword, hash: caller.user.passwordHash) else {
-                throw APIError(.badRequest, .currentPasswordInvalid, "Current password is incorrect")
-            }
-        } else if !caller.user.isAnonymous, caller.user.passwordHash != nil, body.nonce == nil,
-            now.timeIntervalSince(caller.session.createdAt) > 24 * 3600
-        {
-            throw APIError(.badRequest, .reauthenticationNeeded, "Password update requires reauthentication")
-        }
         return try await passwords.hash(password)
     }
 
-    private static let emailExists = APIError(
-        .unprocessableContent,
-        .emailExists,
-        "A user with this email address has already been registered"
-    )
+    /// Checks `current_password`; a wrong one counts against the account's hourly password limit.
+    private func verifyCurrent(_ currentPassword: String, of user: UserRecord, now: Date) async throws {
+        let key = user.email ?? user.id.uuidString.lowercased()
+        if let retry = try await limiter.isLimited(
+            .failedPassword,
+            key: key,
+            limit: failureLimit,
+            window: 3600,
+            now: now
+        ) {
+            throw APIError.rateLimited(retryAfter: retry)
+        }
+        guard try await passwords.verify(currentPassword, hash: user.passwordHash) else {
+            try? await limiter.hit(.failedPassword, key: key, limit: Int.max, window: 3600, now: now)
+            throw APIError(.badRequest, .currentPasswordInvalid, "Current password is incorrect")
+        }
+    }
 }

@@ -68,8 +68,8 @@ struct LinkGeneration: Sendable {
                 try await tx.insertUser(created)
                 user = created
             }
-            guard let user else { throw APIError.unexpected }
-            if purpose == .emailChange {
+            guard var user else { throw APIError.unexpected }
+            if purpose == .emailChange || purpose == .emailChangeCurrent {
                 guard let newEmail else { throw APIError.validation("email_change links need new_email") }
                 if try await tx.user(email: newEmail) != nil {
                     throw APIError(
@@ -78,9 +78,17 @@ struct LinkGeneration: Sendable {
                         "A user with this email address has already been registered"
                     )
                 }
+                user.newEmail = newEmail
+                user.emailChangeSentAt = now
+                try await tx.updateUser(user)
             }
             let target = purpose == .emailChange ? newEmail ?? email : email
             let issued = try await delivery.issueUnmailed(purpose, for: user.id, to: target, in: tx, now: now)
+            if purpose == .signup, user.emailConfirmedAt == nil, let passwordHash, user.passwordHash == passwordHash {
+                // The admin's sign-up link proves the password it was made with.
+                user.passwordCode = issued.record.linkHash
+                try await tx.updateUser(user)
+            }
             try await audit.record("admin_generate_link", actor: user.id, ip: ip, detail: body.type, in: tx)
             return (user, issued)
         }

@@ -17,10 +17,17 @@ struct CodeResend: Sendable {
             throw APIError.validation("Only signup and email_change can be resent")
         }
         let mail: Mail? = try await storage.transaction { tx in
-            guard let user = try await tx.user(email: email) else { return nil }
+            guard var user = try await tx.user(email: email) else { return nil }
             if body.type == .signup {
                 guard user.emailConfirmedAt == nil else { return nil }
-                return try await delivery.issue(.signup, for: user.id, to: email, spacing: .skip, in: tx, now: now)
+                let bound = user.passwordCode == (try await tx.code(userID: user.id, purpose: .signup))?.linkHash
+                let mail = try await delivery.issue(.signup, for: user.id, to: email, spacing: .skip, in: tx, now: now)
+                if mail != nil, bound, user.passwordCode != nil {
+                    // A resend is the same sign-up's confirmation: it proves the same password.
+                    user.passwordCode = try await tx.code(userID: user.id, purpose: .signup)?.linkHash
+                    try await tx.updateUser(user)
+                }
+                return mail
             }
             guard let pending = try await tx.code(userID: user.id, purpose: .emailChange), pending.expiresAt > now
             else { return nil }

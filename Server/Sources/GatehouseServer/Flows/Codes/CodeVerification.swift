@@ -3,12 +3,22 @@ import GatehouseCore
 import HTTPTypes
 
 /// `POST /verify` and `GET /verify`: checks an e-mailed code (with the address) or a link's
-/// `token_hash`, applies what the code was for (confirms the address, or moves it for an
-/// address change), and signs in.
+/// `token_hash`, applies what the code was for, and signs in.
+///
+/// Proving an address follows ``AddressProof`` (an unproven password goes, with every session);
+/// an address change follows ``EmailChange`` (one side verified answers
+/// ``Answer/otherSidePending`` and signs nobody in).
 ///
 /// Codes are single use and die after ``maximumAttempts`` wrong tries; a wrong try is counted
 /// in the same transaction, which commits even though the answer is an error.
 struct CodeVerification: Sendable {
+    /// What `/verify` answers.
+    enum Answer: Sendable {
+        case session(WireSession)
+        /// One side of a secure e-mail change is in; the other side's code is still pending.
+        case otherSidePending
+    }
+
     let storage: any AuthStorage
     let codes: OneTimeCodes
     let limiter: any RateLimiter
@@ -16,18 +26,20 @@ struct CodeVerification: Sendable {
     let requestLimit: Int
     /// Wrong attempts after which a code is dead.
     let maximumAttempts: Int
+    let emailChange: EmailChange
     let sessions: SessionIssuer
     let audit: AuditLog
     let now: @Sendable () -> Date
 
     private enum Outcome: Sendable {
-        case session(SessionGrant)
+        case session(SessionGrant, Mail?)
+        case pending
         case failure(APIError)
     }
 
     /// Verifies and signs in, or throws 403 `otp_expired` (wrong, used, dead or expired code),
-    /// 403 `user_banned`, 400 `validation_failed`, or 429.
-    func callAsFunction(_ body: VerifyRequest, ip: String) async throws -> WireSession {
+    /// 403 `user_banned`, 422 `email_exists`, 400 `validation_failed`, or 429.
+    func callAsFunction(_ body: VerifyRequest, ip: String) async throws -> Answer {
         let now = now()
         try await limiter.hit(.verify, key: ip, limit: requestLimit, window: 300, now: now)
         guard let purposes = CodePurpose.verified(by: body.type) else {
@@ -46,27 +58,53 @@ struct CodeVerification: Sendable {
             }
             if user.isBanned(at: now) { return .failure(APIError(.forbidden, .userBanned, "User is banned")) }
             try await tx.deleteCode(userID: record.userID, purpose: record.purpose)
-            if record.purpose == .emailChange {
-                user.email = record.email
-                user.emailConfirmedAt = now
+            var notice: Mail?
+            if record.purpose == .emailChange || record.purpose == .emailChangeCurrent {
+                switch try await emailChange.confirm(record, user: &user, in: tx, now: now) {
+                case .otherSidePending:
+                    user.updatedAt = now
+                    try await tx.updateUser(user)
+                    try await audit.record("email_change_side_confirmed", actor: user.id, ip: ip, in: tx)
+                    return .pending
+                case .refused(let error):
+                    return .failure(error)
+                case .completed(let mail):
+                    notice = mail
+                    try await audit.record("user_email_changed", actor: user.id, ip: ip, in: tx)
+                }
             } else {
-                user.emailConfirmedAt = user.emailConfirmedAt ?? now
+                let proof = AddressProof.decide(user: user, purpose: record.purpose, linkHash: record.linkHash)
+                proof.apply(to: &user, now: now)
+                if proof == .dropUnprovenPassword {
+                    try await tx.deleteSessions(userID: user.id, except: nil)
+                    try await audit.record("unproven_password_dropped", actor: user.id, ip: ip, in: tx)
+                }
             }
-            if user.isAnonymous, user.email != nil { user.isAnonymous = false }
             user.lastSignInAt = now
             user.updatedAt = now
-            try await tx.updateUser(user)
+            do {
+                try await tx.updateUser(user)
+            } catch StorageError.duplicateEmail {
+                throw EmailChange.emailExists
+            }
             try await audit.record("verified", actor: user.id, ip: ip, detail: record.purpose.rawValue, in: tx)
-            return .session(try await sessions.open(for: user, method: record.purpose.signInMethod, in: tx, at: now))
+            let grant = try await sessions.open(for: user, method: record.purpose.signInMethod, in: tx, at: now)
+            return .session(grant, notice)
         }
         switch outcome {
-        case .session(let grant): return try await sessions.answer(grant, now: now)
-        case .failure(let error): throw error
+        case .session(let grant, let notice):
+            emailChange.delivery.send(notice)
+            return .session(try await sessions.answer(grant, now: now))
+        case .pending:
+            return .otherSidePending
+        case .failure(let error):
+            throw error
         }
     }
 
     /// The code `body` names: by link hash, or by address and digits (counting a wrong try
-    /// against each live code of the accepted purposes).
+    /// against each live code of the accepted purposes). A new address belongs to no one yet,
+    /// so its codes are found by the address they were sent to.
     private func find(
         _ body: VerifyRequest,
         purposes: [CodePurpose],
@@ -83,12 +121,23 @@ struct CodeVerification: Sendable {
             return .failure(.validation("Verify requires a token or a token_hash"))
         }
         let email = try EmailAddress.normalized(body.email)
-        guard let user = try await tx.user(email: email) else { return .failure(.otpExpired) }
+        let holder = try await tx.user(email: email)
+        var candidates: [CodeRecord] = []
         for purpose in purposes {
-            guard let candidate = try await tx.code(userID: user.id, purpose: purpose) else { continue }
+            if purpose == .emailChange {
+                candidates += try await tx.codes(purpose: .emailChange, email: email)
+            } else if let holder, let code = try await tx.code(userID: holder.id, purpose: purpose) {
+                candidates.append(code)
+            }
+        }
+        for candidate in candidates {
             if candidate.expiresAt <= now || candidate.attempts >= maximumAttempts { continue }
             if codes.matches(token, candidate) { return .success(candidate) }
-            try await tx.updateCodeAttempts(userID: user.id, purpose: purpose, attempts: candidate.attempts + 1)
+            try await tx.updateCodeAttempts(
+                userID: candidate.userID,
+                purpose: candidate.purpose,
+                attempts: candidate.attempts + 1
+            )
         }
         return .failure(.otpExpired)
     }

@@ -143,9 +143,12 @@ struct IDTokenSignIn: Sendable {
                 user.emailConfirmedAt = now
             }
         } else if token.emailIsVouched, user.email == token.email, user.emailConfirmedAt == nil {
-            user.passwordHash = nil
-            user.emailConfirmedAt = now
-            try await tx.deleteSessions(userID: user.id, except: nil)
+            let proof = AddressProof.decide(user: user, purpose: .magicLink, linkHash: nil)
+            proof.apply(to: &user, now: now)
+            if proof == .dropUnprovenPassword {
+                try await tx.deleteSessions(userID: user.id, except: nil)
+                try await audit.record("unproven_password_dropped", actor: user.id, ip: nil, in: tx)
+            }
         }
         var providers: [JSONValue] = []
         if case .array(let listed) = user.appMetadata["providers"] { providers = listed }

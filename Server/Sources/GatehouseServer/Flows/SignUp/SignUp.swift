@@ -37,12 +37,22 @@ struct SignUp: Sendable {
             case user(WireUser, Mail?)
         }
         let outcome: Outcome = try await storage.transaction { tx in
-            if let existing = try await tx.user(email: email) {
-                if existing.emailConfirmedAt != nil, autoconfirm {
-                    throw APIError(.unprocessableContent, .userAlreadyExists, "User already registered")
+            if var existing = try await tx.user(email: email) {
+                if existing.emailConfirmedAt != nil {
+                    if autoconfirm {
+                        throw APIError(.unprocessableContent, .userAlreadyExists, "User already registered")
+                    }
+                    // Answer as for a new address, so sign-up does not reveal who is registered.
+                    return .user(Self.lookalike(email: email, data: body.data ?? [:], now: now), nil)
                 }
-                // Answer as for a new address, so sign-up does not reveal who is registered.
-                return .user(Self.fabricated(email: email, now: now), nil)
+                // An unproven address: the newest sign-up's password is the pending one (OWN-1).
+                existing.passwordHash = hash
+                existing.userMetadata = body.data ?? [:]
+                existing.confirmationSentAt = now
+                existing.updatedAt = now
+                let mail = try await issueCode(for: &existing, in: tx, now: now)
+                try await audit.record("user_repeated_signup", actor: existing.id, ip: ip, in: tx)
+                return .user(existing.wire, mail)
             }
             var user = UserRecord(
                 email: email,
@@ -61,7 +71,7 @@ struct SignUp: Sendable {
             }
             user.confirmationSentAt = now
             try await tx.insertUser(user)
-            let mail = try await delivery.issue(.signup, for: user.id, to: email, spacing: .ignore, in: tx, now: now)
+            let mail = try await issueCode(for: &user, in: tx, now: now)
             try await audit.record("user_signedup", actor: user.id, ip: ip, in: tx)
             return .user(user.wire, mail)
         }
@@ -74,16 +84,33 @@ struct SignUp: Sendable {
         }
     }
 
-    /// A user-shaped answer for an address that is already registered: a random id, no identities.
-    static func fabricated(email: String, now: Date) -> WireUser {
-        WireUser(
-            id: UUID(),
+    /// Mails the sign-up code and binds the pending password to it: only this code (or its
+    /// resend) proves the password along with the address.
+    private func issueCode(for user: inout UserRecord, in tx: any StorageTransaction, now: Date) async throws -> Mail? {
+        let mail = try await delivery.issue(
+            .signup,
+            for: user.id,
+            to: user.email ?? "",
+            spacing: .ignore,
+            in: tx,
+            now: now
+        )
+        user.passwordCode = try await tx.code(userID: user.id, purpose: .signup)?.linkHash
+        try await tx.updateUser(user)
+        return mail
+    }
+
+    /// The answer for an address that is confirmed already: shaped exactly as a new sign-up's
+    /// (a random id, an `email` identity), and never resolving to anyone (`security.md` EN-4, OWN-5).
+    static func lookalike(email: String, data: [String: JSONValue], now: Date) -> WireUser {
+        UserRecord(
             email: email,
+            passwordHash: "",
             confirmationSentAt: now,
             appMetadata: ["provider": "email", "providers": ["email"]],
-            identities: [],
+            userMetadata: data,
             createdAt: now,
             updatedAt: now
-        )
+        ).wire
     }
 }

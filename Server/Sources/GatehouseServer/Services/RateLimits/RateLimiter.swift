@@ -2,7 +2,7 @@ import Foundation
 
 /// What a rate limit counts.
 enum RateLimitBucket: String, Sendable {
-    case token, verify, otp, anonymous, emailSent, failedPassword
+    case token, verify, otp, anonymous, emailSent, failedPassword, userUpdate
 }
 
 /// Fixed-window request counters per bucket and key (a client address or an account): in

@@ -114,6 +114,36 @@ enum Migrations {
                 """
             ]
         ),
+        (
+            // A pending address change lives on the user (`new_email`); a sign-up's unproven
+            // password remembers the code sent with it; the current address gets its own code.
+            "0004_address_ownership",
+            [
+                "ALTER TABLE users ADD COLUMN new_email TEXT",
+                "ALTER TABLE users ADD COLUMN email_change_sent_at {real}",
+                "ALTER TABLE users ADD COLUMN password_code TEXT",
+                """
+                CREATE TABLE one_time_codes_v4 (
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    purpose TEXT NOT NULL CHECK (purpose IN ('signup', 'email', 'recovery', 'email_change', 'email_change_current', 'reauthentication', 'invite')),
+                    code_hash TEXT NOT NULL,
+                    link_hash TEXT NOT NULL UNIQUE,
+                    email TEXT NOT NULL,
+                    expires_at {real} NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    created_at {real} NOT NULL,
+                    PRIMARY KEY (user_id, purpose)
+                )
+                """,
+                """
+                INSERT INTO one_time_codes_v4 (user_id, purpose, code_hash, link_hash, email, expires_at, attempts, created_at)
+                SELECT user_id, purpose, code_hash, link_hash, email, expires_at, attempts, created_at FROM one_time_codes
+                """,
+                "DROP TABLE one_time_codes",
+                "ALTER TABLE one_time_codes_v4 RENAME TO one_time_codes",
+                "CREATE INDEX one_time_codes_email ON one_time_codes(email)",
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.

@@ -18,13 +18,13 @@ struct SQLTransaction: StorageTransaction {
     static let userColumns = """
         id, email, encrypted_password, email_confirmed_at, confirmation_sent_at, recovery_sent_at,
         last_sign_in_at, raw_app_meta_data, raw_user_meta_data, is_anonymous, banned_until, role,
-        created_at, updated_at
+        created_at, updated_at, new_email, email_change_sent_at, password_code
         """
 
     func insertUser(_ user: UserRecord) async throws {
         do {
             _ = try await query(
-                "INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 userBinds(user)
             )
         } catch SQLError.uniqueViolation {
@@ -63,7 +63,8 @@ struct SQLTransaction: StorageTransaction {
                 """
                 UPDATE users SET email = ?, encrypted_password = ?, email_confirmed_at = ?, confirmation_sent_at = ?,
                 recovery_sent_at = ?, last_sign_in_at = ?, raw_app_meta_data = ?, raw_user_meta_data = ?,
-                is_anonymous = ?, banned_until = ?, role = ?, created_at = ?, updated_at = ? WHERE id = ?
+                is_anonymous = ?, banned_until = ?, role = ?, created_at = ?, updated_at = ?, new_email = ?,
+                email_change_sent_at = ?, password_code = ? WHERE id = ?
                 """,
                 binds
             )
@@ -93,6 +94,8 @@ struct SQLTransaction: StorageTransaction {
             .text(JSONText.encode(user.appMetadata)), .text(JSONText.encode(user.userMetadata)),
             .integer(user.isAnonymous ? 1 : 0), .date(user.bannedUntil), .text(user.role),
             .float(user.createdAt.timeIntervalSince1970), .float(user.updatedAt.timeIntervalSince1970),
+            user.newEmail.map { .text($0.lowercased()) } ?? .null, .date(user.emailChangeSentAt),
+            user.passwordCode.map(SQLValue.text) ?? .null,
         ]
     }
 
@@ -104,6 +107,9 @@ struct SQLTransaction: StorageTransaction {
             emailConfirmedAt: row.date("email_confirmed_at"),
             confirmationSentAt: row.date("confirmation_sent_at"),
             recoverySentAt: row.date("recovery_sent_at"),
+            newEmail: row.column("new_email")?.string,
+            emailChangeSentAt: row.date("email_change_sent_at"),
+            passwordCode: row.column("password_code")?.string,
             lastSignInAt: row.date("last_sign_in_at"),
             appMetadata: JSONText.decode(row.column("raw_app_meta_data")?.string),
             userMetadata: JSONText.decode(row.column("raw_user_meta_data")?.string),
