@@ -6,9 +6,11 @@ public import Gatehouse
 ///
 /// It follows the same contract as a Gatehouse server reached through `GoTrueBackend` (one
 /// behaviour suite, `CLI/Tests/EndToEndTests/Contract`, runs against both): hashed passwords,
-/// e-mail codes that tests can read (``lastCode(for:type:)``), sign-up and guest upgrades
-/// confirmed by a code unless ``Configuration/requiresEmailConfirmation`` is off, e-mail
-/// changes confirmed by a code to the new address, refresh-token rotation with a reuse interval
+/// e-mail codes that tests can read (``lastCode(for:type:)``), sign-ups confirmed by a code
+/// unless ``Configuration/requiresEmailConfirmation`` is off (a repeated sign-up of an unconfirmed
+/// address replaces its password; proof by any other code drops it), guests' addresses pending
+/// in ``User/newEmail`` until an `email_change` code confirms them, e-mail changes confirmed by
+/// codes to both addresses, password and address changes ending the other sessions, refresh-token rotation with a reuse interval
 /// and family revocation, logout scopes, ID tokens with single-use nonces
 /// (``makeIDToken(provider:subject:email:emailVerified:nonce:)``) and the server's linking
 /// rules, bans and deletion. Tests can inject latency, failures (``failNext(_:with:count:)``)

@@ -5,7 +5,8 @@ import GatehouseCLI
 extension GatehouseCommand {
     struct Upgrade: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Turn the signed-in guest into a permanent account, keeping its id."
+            abstract: "Turn the signed-in guest into a permanent account, keeping its id.",
+            discussion: "A code goes to the address; the guest becomes permanent once it is entered."
         )
 
         @OptionGroup var options: GlobalOptions
@@ -23,10 +24,21 @@ extension GatehouseCommand {
                 let email = try context.value(email, prompt: "Email: ")
                 let password = try context.secret(prompt: "Password: ")
                 let auth = context.auth
-                let result = try await context.waiting("Upgrading…") {
-                    try await auth.signUp(email: email, password: password)
+                let outcome = try await context.waiting("Upgrading…") {
+                    try await auth.upgradeGuest(email: email, password: password)
                 }
-                try await context.confirmIfNeeded(result, email: email)
+                switch outcome {
+                case .upgradedInPlace, .signedIntoExistingAccount:
+                    break
+                case .pendingVerification(let pending):
+                    // The address is the guest's only once the code sent to it is entered.
+                    _ = try await context.confirmEmailChange(.codeSentToNewAddress(newEmail: pending))
+                case .emailBelongsToExistingAccount(let taken, _):
+                    throw CLIError.usage(
+                        "\(taken) belongs to another account.",
+                        hint: "Sign in to it with `gatehouse login`, or choose another address."
+                    )
+                }
                 let user = try context.requireUser()
                 context.emit("Upgraded: \(user.email ?? email), same id \(user.id).", json: await context.status())
             }

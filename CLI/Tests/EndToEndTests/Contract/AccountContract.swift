@@ -24,16 +24,43 @@ struct AccountContract {
     }
 
     @Test(arguments: BackendKind.underTest)
-    func anEmailChangeIsConfirmedByACodeToTheNewAddress(_ kind: BackendKind) async throws {
+    func anEmailChangeNeedsTheCodesOfBothAddresses(_ kind: BackendKind) async throws {
         try await kind.run(ContractSettings(autoconfirm: true)) { world in
             let session = try await signUp(world)
+            let otherDevice = try await world.backend.signIn(email: "ada@example.com", password: contractPassword)
             let pending = try await world.backend.updateUser(UserChanges(email: "ada@new.example"), for: session)
             #expect(pending.email == "ada@example.com", "unchanged until confirmed")
-            let code = try await world.code(to: "ada@new.example")
-            // The code is verified with the current address.
-            let changed = try await world.backend.verifyCode(email: "ada@example.com", code: code, type: .emailChange)
+            #expect(pending.newEmail == "ada@new.example")
+            // The new address with its code (what the Supabase clients send): one side done.
+            let newCode = try await world.code(to: "ada@new.example")
+            let half = try await world.backend.verifyEmailChange(email: "ada@new.example", code: newCode)
+            #expect(half == .otherAddressPending)
+            await expectFailure(.invalidCredentials, "not moved yet") {
+                try await world.backend.signIn(email: "ada@new.example", password: contractPassword)
+            }
+            // The current address with its own code completes the change.
+            let currentCode = try await world.code(to: "ada@example.com")
+            let done = try await world.backend.verifyEmailChange(email: "ada@example.com", code: currentCode)
+            guard case .completed(let changed) = done else {
+                Issue.record("expected the change to complete, got \(done)")
+                return
+            }
             #expect(changed.user.id == session.user.id && changed.user.email == "ada@new.example")
             _ = try await world.backend.signIn(email: "ada@new.example", password: contractPassword)
+            await expectFailure(.refreshTokenNotFound, "the change ended the other sessions") {
+                try await world.backend.refresh(otherDevice)
+            }
+        }
+    }
+
+    @Test(arguments: BackendKind.underTest)
+    func aPasswordChangeEndsTheOtherSessionsOnly(_ kind: BackendKind) async throws {
+        try await kind.run(ContractSettings(autoconfirm: true)) { world in
+            let session = try await signUp(world)
+            let otherDevice = try await world.backend.signIn(email: "ada@example.com", password: contractPassword)
+            _ = try await world.backend.updateUser(UserChanges(password: "a brand new phrase"), for: session)
+            await expectFailure(.refreshTokenNotFound) { try await world.backend.refresh(otherDevice) }
+            #expect(try await world.backend.user(for: session).id == session.user.id, "the changing session stays")
         }
     }
 

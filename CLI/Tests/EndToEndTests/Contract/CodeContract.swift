@@ -104,4 +104,21 @@ struct CodeContract {
             }
         }
     }
+
+    @Test(arguments: BackendKind.underTest)
+    func anAddressProvenByCodeDropsAPasswordNobodyProved(_ kind: BackendKind) async throws {
+        try await kind.run { world in
+            let backend = world.backend
+            // An attacker signs up the owner's address and never confirms it.
+            _ = try await backend.signUp(email: "ada@example.com", password: "attacker's phrase", upgrading: nil)
+            _ = try await world.code(to: "ada@example.com")
+            try await backend.sendMagicCode(to: "ada@example.com")
+            let code = try await world.code(to: "ada@example.com", after: 1)
+            let session = try await backend.verifyCode(email: "ada@example.com", code: code, type: .email)
+            #expect(session.user.emailConfirmedAt != nil)
+            await expectFailure(.invalidCredentials, "the unproven password is gone") {
+                try await backend.signIn(email: "ada@example.com", password: "attacker's phrase")
+            }
+        }
+    }
 }

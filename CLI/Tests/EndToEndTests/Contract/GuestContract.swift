@@ -37,13 +37,18 @@ struct GuestContract {
                 return
             }
             #expect(pending.id == guest.user.id && pending.isAnonymous, "still a guest until confirmed")
-            #expect(pending.email == "ada@example.com" && pending.emailConfirmedAt == nil)
-            await expectFailure(.emailNotConfirmed) {
+            #expect(pending.email == nil && pending.newEmail == "ada@example.com", "pending, not the guest's (OWN-2)")
+            await expectFailure(.invalidCredentials, "an unproven address signs nobody in") {
                 try await backend.signIn(email: "ada@example.com", password: contractPassword)
             }
 
+            // Confirmed as an address change (what supabase-swift's verifyOTP(.emailChange) sends).
             let code = try await world.code(to: "ada@example.com")
-            let session = try await backend.verifyCode(email: "ada@example.com", code: code, type: .signup)
+            let verified = try await backend.verifyEmailChange(email: "ada@example.com", code: code)
+            guard case .completed(let session) = verified else {
+                Issue.record("expected the upgrade to complete, got \(verified)")
+                return
+            }
             #expect(session.user.id == guest.user.id && !session.user.isAnonymous)
             #expect(session.user.emailConfirmedAt != nil)
             #expect(
@@ -75,7 +80,7 @@ struct GuestContract {
         try await kind.run { world in
             let guest = try await world.backend.signInAnonymously()
             let updated = try await world.backend.updateUser(UserChanges(email: "ada@example.com"), for: guest)
-            #expect(updated.id == guest.user.id && updated.isAnonymous && updated.emailConfirmedAt == nil)
+            #expect(updated.id == guest.user.id && updated.isAnonymous && updated.newEmail == "ada@example.com")
             await expectFailure(.validationFailed, "a guest's password needs an address") {
                 try await world.backend.updateUser(
                     UserChanges(password: contractPassword),
@@ -83,8 +88,44 @@ struct GuestContract {
                 )
             }
             let code = try await world.code(to: "ada@example.com")
-            let session = try await world.backend.verifyCode(email: "ada@example.com", code: code, type: .signup)
+            guard
+                case .completed(let session) = try await world.backend.verifyEmailChange(
+                    email: "ada@example.com",
+                    code: code
+                )
+            else {
+                Issue.record("expected the upgrade to complete")
+                return
+            }
             #expect(session.user.id == guest.user.id && !session.user.isAnonymous)
+        }
+    }
+
+    @Test(arguments: BackendKind.underTest)
+    func aGuestsPendingAddressNeitherBlocksNorCapturesItsOwner(_ kind: BackendKind) async throws {
+        try await kind.run { world in
+            let guest = try await world.backend.signInAnonymously()
+            _ = try await world.backend.updateUser(
+                UserChanges(email: "ada@example.com", password: "the guest's phrase"),
+                for: guest
+            )
+            _ = try await world.code(to: "ada@example.com")
+            let outcome = try await world.backend.signUp(
+                email: "ada@example.com",
+                password: contractPassword,
+                upgrading: nil
+            )
+            guard case .confirmationRequired = outcome else {
+                Issue.record("expected a confirmation, got \(outcome)")
+                return
+            }
+            let code = try await world.code(to: "ada@example.com", after: 1)
+            let owner = try await world.backend.verifyCode(email: "ada@example.com", code: code, type: .signup)
+            #expect(owner.user.id != guest.user.id, "the owner lands in a new account")
+            await expectFailure(.invalidCredentials) {
+                try await world.backend.signIn(email: "ada@example.com", password: "the guest's phrase")
+            }
+            #expect(try await world.backend.user(for: guest).isAnonymous, "the guest holds nothing of it")
         }
     }
 

@@ -69,20 +69,30 @@ struct SignUpContract {
                 return
             }
             _ = try await world.code(to: "ada@example.com")
-            // Again while unconfirmed, and again once confirmed: the same answer, a made-up id, no mail.
-            let again = try await backend.signUp(email: "ada@example.com", password: contractPassword, upgrading: nil)
-            guard case .confirmationRequired(let fabricated) = again else {
+            // Again while unconfirmed: the newest sign-up's password is the pending one, with a
+            // fresh code; the answer has the same shape (OWN-1, OWN-5).
+            let again = try await backend.signUp(
+                email: "ada@example.com",
+                password: "the owner's phrase",
+                upgrading: nil
+            )
+            guard case .confirmationRequired(let replaced) = again else {
                 Issue.record("expected a confirmation, got \(again)")
                 return
             }
-            #expect(fabricated.id != pending.id && fabricated.email == "ada@example.com")
-            #expect(try await world.codeCount(to: "ada@example.com", settled: true) == 1)
+            #expect(replaced.email == "ada@example.com" && replaced.emailConfirmedAt == nil)
+            #expect(try await world.codeCount(to: "ada@example.com", settled: true) == 2)
 
             _ = try await backend.verifyCode(
                 email: "ada@example.com",
-                code: try await world.code(to: "ada@example.com"),
+                code: try await world.code(to: "ada@example.com", after: 1),
                 type: .signup
             )
+            _ = try await backend.signIn(email: "ada@example.com", password: "the owner's phrase")
+            await expectFailure(.invalidCredentials, "the first sign-up's password was replaced") {
+                try await backend.signIn(email: "ada@example.com", password: contractPassword)
+            }
+            // Once confirmed: a made-up user and no mail.
             let confirmed = try await backend.signUp(
                 email: "ada@example.com",
                 password: "another good phrase",
@@ -92,8 +102,8 @@ struct SignUpContract {
                 Issue.record("expected a confirmation, got \(confirmed)")
                 return
             }
-            #expect(other.id != pending.id)
-            #expect(try await world.codeCount(to: "ada@example.com", settled: true) == 1)
+            #expect(other.id != pending.id && other.email == "ada@example.com")
+            #expect(try await world.codeCount(to: "ada@example.com", settled: true) == 2)
         }
     }
 

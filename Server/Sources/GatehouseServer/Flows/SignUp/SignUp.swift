@@ -3,8 +3,13 @@ import GatehouseCore
 import HTTPTypes
 
 /// `POST /signup` with e-mail and password: a new account, confirmed by an e-mailed code (or
-/// at once with autoconfirm). A registered address gets the answer a new one would, so sign-up
-/// reveals nobody (except with autoconfirm, where the answer would be a session).
+/// at once with autoconfirm).
+///
+/// Sign-up reveals nobody (`security.md` EN-4, OWN-5): a confirmed address gets a look-alike
+/// of a new account's answer (same fields, one `email` identity, a random id) and no mail,
+/// except under autoconfirm, where the answer would be a session. An unconfirmed address is
+/// still pending (OWN-1): the newest sign-up's password replaces the pending one and a fresh
+/// code goes out, bound to that password (``AddressProof``).
 struct SignUp: Sendable {
     /// What sign-up answers: a session (autoconfirm) or the user waiting for confirmation.
     enum Answer: Sendable {
