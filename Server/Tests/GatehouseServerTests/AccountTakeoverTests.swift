@@ -27,8 +27,10 @@ struct AccountTakeoverTests {
                 #"{"type":"email","email":"\#(Self.victim)","token":"\#(code)"}"#
             )
             #expect(session.status == .ok)
-            // Then: the attacker's password no longer signs in.
+            // Then: the attacker's password no longer signs in, and the audit log says why.
             #expect(try await client.signIn(Self.victim, Self.attackerPassword).errorCode == "invalid_credentials")
+            let audit = try await harness.server.storage.transaction { try await $0.auditEntries(limit: 20) }
+            #expect(audit.contains { $0.action == "unproven_password_dropped" })
         }
     }
 

@@ -154,4 +154,28 @@ struct EmailChangeTests {
             #expect(add.errorCode == "reauthentication_needed")
         }
     }
+
+    @Test func aLinkForOneSideRedirectsWithTheMessageAndNoSession() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            let session = try await client.confirmedSession(email: "ada@example.com")
+            _ = try await client.send(
+                .put,
+                "/user",
+                json: #"{"email":"lovelace@example.com"}"#,
+                bearer: session.string("access_token")
+            )
+            _ = try await client.waitForCode(to: "lovelace@example.com")
+            let mail = await client.mailer.sent.last { $0.to == "lovelace@example.com" }
+            let token = try #require(
+                mail?.body.components(separatedBy: "token=").last?.components(separatedBy: "&").first
+            )
+            let link = try await client.get("/verify?token=\(token)&type=email_change")
+            #expect(link.status == .seeOther)
+            let location = link.header("Location") ?? ""
+            #expect(location.contains("#message=Confirmation"))
+            #expect(!location.contains("access_token"))
+        }
+    }
 }
