@@ -56,4 +56,36 @@ struct EmailChangeTests {
             try await fixture.backend.signIn(email: "ada@example.com", password: "attacker phrase")
         }
     }
+
+    @Test func aGuestConfirmsTheNewAddressOnlyAndKeepsItsID() async throws {
+        let fixture = Fixture(requiresEmailConfirmation: true)
+        let guest = try await fixture.service.signInAnonymously()
+        let asked = try await fixture.service.updateUser(email: "ada@example.com")
+        #expect(asked == .codeSentToNewAddress(newEmail: "ada@example.com"))
+        #expect(fixture.service.isAnonymous)
+        let code = try #require(await fixture.backend.lastCode(for: "ada@example.com", type: .emailChange))
+        await #expect(throws: AuthError.self) {
+            try await fixture.service.confirmEmailChange(email: "ada@example.com", code: wrongCode(code))
+        }
+        let done = try await fixture.service.confirmEmailChange(email: "ada@example.com", code: code)
+        guard case .completed(let user) = done else {
+            Issue.record("\(done)")
+            return
+        }
+        #expect(user.id == guest.id && !user.isAnonymous && user.email == "ada@example.com")
+    }
+
+    @Test func aGuestsPendingAddressDoesNotBlockTheOwner() async throws {
+        let fixture = Fixture(requiresEmailConfirmation: true)
+        let guest = try await fixture.service.signInAnonymously()
+        _ = try await fixture.service.updateUser(email: "ada@example.com")
+        let owner = try await fixture.backend.signUp(email: "ada@example.com", password: password, upgrading: nil)
+        guard case .confirmationRequired(let user) = owner else {
+            Issue.record("\(owner)")
+            return
+        }
+        #expect(user.id != guest.id)
+    }
+
+    private func wrongCode(_ code: String) -> String { code == "000000" ? "111111" : "000000" }
 }
