@@ -178,4 +178,28 @@ struct EmailChangeTests {
             #expect(!location.contains("access_token"))
         }
     }
+
+    @Test func aResendRenewsTheCodesOfBothAddresses() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            let session = try await client.confirmedSession(email: "ada@example.com")
+            _ = try await client.send(
+                .put,
+                "/user",
+                json: #"{"email":"lovelace@example.com"}"#,
+                bearer: session.string("access_token")
+            )
+            _ = try await client.waitForCode(to: "lovelace@example.com")
+            let subject = "Confirm the change of your e-mail address"
+            _ = try await client.waitForCode(to: "ada@example.com", subject: subject)
+            harness.clock.advance(by: 61)
+            _ = try await client.post("/resend", #"{"type":"email_change","email":"ada@example.com"}"#)
+            _ = try await client.waitForMail(to: "lovelace@example.com", count: 2)
+            for _ in 0..<500 where await client.mailer.sent.filter({ $0.subject == subject }).count < 2 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(await client.mailer.sent.filter { $0.subject == subject }.count == 2)
+        }
+    }
 }

@@ -2,7 +2,8 @@ import Foundation
 import GatehouseCore
 
 /// `POST /resend` for `signup` (to an unconfirmed address) and `email_change` (to the pending
-/// new address, named by the current one). Anything with nothing to resend gets the same
+/// new address, named by the current one, and to the current address when its code is pending
+/// too). Anything with nothing to resend gets the same
 /// answer and no mail.
 struct CodeResend: Sendable {
     let storage: any AuthStorage
@@ -16,10 +17,10 @@ struct CodeResend: Sendable {
         guard body.type == .signup || body.type == .emailChange else {
             throw APIError.validation("Only signup and email_change can be resent")
         }
-        let mail: Mail? = try await storage.transaction { tx in
-            guard var user = try await tx.user(email: email) else { return nil }
+        let mails: [Mail?] = try await storage.transaction { tx in
+            guard var user = try await tx.user(email: email) else { return [] }
             if body.type == .signup {
-                guard user.emailConfirmedAt == nil else { return nil }
+                guard user.emailConfirmedAt == nil else { return [] }
                 let bound = user.passwordCode == (try await tx.code(userID: user.id, purpose: .signup))?.linkHash
                 let mail = try await delivery.issue(.signup, for: user.id, to: email, spacing: .skip, in: tx, now: now)
                 if mail != nil, bound, user.passwordCode != nil {
@@ -27,19 +28,18 @@ struct CodeResend: Sendable {
                     user.passwordCode = try await tx.code(userID: user.id, purpose: .signup)?.linkHash
                     try await tx.updateUser(user)
                 }
-                return mail
+                return [mail]
             }
-            guard let pending = try await tx.code(userID: user.id, purpose: .emailChange), pending.expiresAt > now
-            else { return nil }
-            return try await delivery.issue(
-                .emailChange,
-                for: user.id,
-                to: pending.email,
-                spacing: .skip,
-                in: tx,
-                now: now
-            )
+            var mails: [Mail?] = []
+            for purpose in [CodePurpose.emailChange, .emailChangeCurrent] {
+                guard let pending = try await tx.code(userID: user.id, purpose: purpose), pending.expiresAt > now
+                else { continue }
+                mails.append(
+                    try await delivery.issue(purpose, for: user.id, to: pending.email, spacing: .skip, in: tx, now: now)
+                )
+            }
+            return mails
         }
-        delivery.send(mail)
+        for mail in mails { delivery.send(mail) }
     }
 }
