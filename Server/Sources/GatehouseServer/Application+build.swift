@@ -1,5 +1,6 @@
 public import Foundation
 public import Hummingbird
+import HummingbirdCore
 public import Logging
 
 /// A built server: the Hummingbird application and what tests and tools reach into.
@@ -39,19 +40,39 @@ public func buildServer(
         now: now,
         logger: logger
     )
+    let connections = configuration.connections
     let application = Application(
         router: buildRouter(services),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Gatehouse"),
+        server: .http1(
+            configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: [RequestReadDeadline(timeout: .seconds(Int64(connections.readTimeout)))],
+                idleTimeout: .seconds(Int64(connections.idleTimeout))
+            )
+        ),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port),
+            serverName: "Gatehouse",
+            availableConnectionsDelegate: MaximumAvailableConnections(connections.maxConnections, logger: logger)
+        ),
         logger: logger
     )
     return GatehouseServerApp(application: application, storage: database.storage, services: services)
 }
 
-/// Every route: public ones, the caller's own (behind ``CallerMiddleware``), the admin API
+/// Every route, behind CORS, error rendering and the client address: public ones, the caller's own (behind ``CallerMiddleware``), the admin API
 /// (behind ``AdminMiddleware``), and `/token` (behind its rate limit and ``BearerMiddleware``).
 func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: BrowserOriginMiddleware(allowedOrigins: services.configuration.corsAllowedOrigins))
     router.add(middleware: ErrorMiddleware())
+    router.add(
+        middleware: ClientAddressMiddleware(
+            rule: ClientAddress(
+                trustedProxies: services.configuration.trustedProxies,
+                header: services.configuration.rateLimitHeader
+            )
+        )
+    )
     let signedIn = router.group().add(middleware: CallerMiddleware(authenticator: services.authenticator))
     let admin = router.group().add(middleware: AdminMiddleware(authenticator: services.authenticator))
     let tokenRoute = router.group()
@@ -80,7 +101,10 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
         magicCode: services.magicCodeRequest,
         recovery: services.passwordRecovery,
         resend: services.codeResend,
-        siteURL: services.configuration.siteURL
+        redirects: RedirectPolicy(
+            siteURL: services.configuration.siteURL,
+            allowList: services.configuration.uriAllowList
+        )
     )
     .register(on: router)
     UserController(

@@ -60,7 +60,8 @@ extension GatehouseServerCommand {
             logger.info(
                 "Gatehouse listening",
                 metadata: [
-                    "address": "\(configuration.host):\(configuration.port)", "database": "\(configuration.database)",
+                    "address": "\(configuration.host):\(configuration.port)",
+                    "database": "\(configuration.database.description)",
                 ]
             )
             try await server.application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
@@ -72,16 +73,39 @@ extension GatehouseServerCommand {
     struct AdminToken: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "admin-token",
-            abstract: "Print a service_role JWT for the admin API, signed with this server's key."
+            abstract: "Print a service_role JWT for the admin API, signed with this server's key, or revoke one.",
+            discussion: "The token's jti is printed to standard error; pass it to --revoke to end the token."
         )
 
         @OptionGroup var options: ServerOptions
 
+        @Option(help: "Lifetime of the new token: 90d, 12h, 30m, 45s or seconds (default 90d).")
+        var expiresIn: String = "90d"
+
+        @Option(help: "Revoke the admin token with this jti instead of printing a new one.")
+        var revoke: String?
+
         func run() async throws {
             let configuration = try options.configuration()
-            try await options.withStorage { storage in
-                print(try await ServiceRoleToken.issue(configuration: configuration, storage: storage))
+            if let revoke {
+                try await options.withDatabase { try await ServiceRoleToken.revoke(jti: revoke, database: $0) }
+                return
             }
+            guard let lifetime = ServiceRoleToken.lifetime(from: expiresIn) else {
+                throw ValidationError("--expires-in must look like 90d, 12h, 30m, 45s or a number of seconds.")
+            }
+            let jti = UUID().uuidString
+            try await options.withDatabase { database in
+                print(
+                    try await ServiceRoleToken.issue(
+                        configuration: configuration,
+                        database: database,
+                        lifetime: lifetime,
+                        jti: jti
+                    )
+                )
+            }
+            FileHandle.standardError.write(Data("jti: \(jti)\n".utf8))
         }
     }
 
@@ -96,7 +120,8 @@ extension GatehouseServerCommand {
             @OptionGroup var options: ServerOptions
 
             func run() async throws {
-                try await options.withStorage { storage in
+                try await options.withDatabase { database in
+                    let storage = database.storage
                     for key in try await SigningKeyAdmin.list(storage: storage) {
                         print("\(key.kid)  \(key.algorithm)  created \(key.createdAt)")
                     }
@@ -108,8 +133,8 @@ extension GatehouseServerCommand {
             @OptionGroup var options: ServerOptions
 
             func run() async throws {
-                try await options.withStorage { storage in
-                    print(try await SigningKeyAdmin.rotate(storage: storage))
+                try await options.withDatabase { database in
+                    print(try await SigningKeyAdmin.rotate(database: database))
                 }
             }
         }
@@ -119,7 +144,8 @@ extension GatehouseServerCommand {
             @Argument(help: "The kid of the key to retire.") var kid: String
 
             func run() async throws {
-                try await options.withStorage { storage in
+                try await options.withDatabase { database in
+                    let storage = database.storage
                     do {
                         try await SigningKeyAdmin.retire(kid: kid, storage: storage)
                     } catch let error as SigningKeyAdmin.RetireError {
@@ -134,12 +160,12 @@ extension GatehouseServerCommand {
 extension ServerOptions {
     /// Opens and migrates the configured database (SQLite or PostgreSQL, see `ServerDatabase`)
     /// without starting the server, logging only errors, runs `body` on its storage and closes it.
-    func withStorage(_ body: (any AuthStorage) async throws -> Void) async throws {
+    func withDatabase(_ body: (ServerDatabase) async throws -> Void) async throws {
         var logger = Logger(label: "gatehouse")
         logger.logLevel = .error
         let database = try await ServerDatabase.open(try configuration(), logger: logger)
         do {
-            try await body(database.storage)
+            try await body(database)
         } catch {
             try? await database.close()
             throw error

@@ -140,8 +140,9 @@ struct AnonymousAndUserTests {
                 bearer: fresh.string("access_token")
             )
             #expect(stale.errorCode == "reauthentication_needed", "a session older than 24 h needs proof")
+            let mailed = await client.mailCount(to: "ada@example.com")
             #expect(try await client.get("/reauthenticate", bearer: fresh.string("access_token")).status == .ok)
-            let nonce = try await client.waitForCode(to: "ada@example.com")
+            let nonce = try await client.waitForCode(to: "ada@example.com", after: mailed)
             let proven = try await client.send(
                 .put,
                 "/user",

@@ -30,10 +30,18 @@ struct CodePurposeTests {
     }
 
     @Test func aCodeMailCarriesTheCodeAndALinkOfItsType() {
-        let template = CodeMailTemplate(siteURL: "https://app.example.com", lifetime: 600)
+        let template = CodeMailTemplate(
+            externalURL: "https://auth.example.com",
+            siteURL: "https://app.example.com",
+            lifetime: 600
+        )
         let mail = template.mail(to: "ada@example.com", purpose: .magicLink, code: "012345", link: "abc")
         #expect(mail.subject == "Your sign-in code")
-        #expect(mail.body.contains("https://app.example.com/verify?token=abc&type=magiclink"))
+        #expect(
+            mail.body.contains(
+                "https://auth.example.com/verify?token=abc&type=magiclink&redirect_to=https%3A%2F%2Fapp%2Eexample%2Ecom"
+            )
+        )
         #expect(mail.body.contains("10 minutes"))
         #expect(CodeMailTemplate.code(in: mail.body) == "012345", "the log mailer finds it")
         #expect(CodeMailTemplate.code(in: "Hello") == nil)

@@ -434,8 +434,9 @@ struct IDTokenTests {
             let refreshed = try await client.refresh(try #require(session.string("refresh_token")))
             let stale = try await client.send(.delete, "/user", bearer: refreshed.string("access_token"))
             #expect(stale.errorCode == "reauthentication_needed")
+            let mailed = await client.mailCount(to: "ada@example.org")
             #expect(try await client.get("/reauthenticate", bearer: refreshed.string("access_token")).status == .ok)
-            let code = try await client.waitForCode(to: "ada@example.org")
+            let code = try await client.waitForCode(to: "ada@example.org", after: mailed)
             let wrong = try await client.send(
                 .delete,
                 "/user",

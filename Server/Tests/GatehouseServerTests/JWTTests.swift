@@ -277,6 +277,7 @@ struct KeyRotationTests {
         let rotation = try await Harness.make(clock: first.clock, directory: first.directory)
         let newKid = try await SigningKeyAdmin.rotate(
             storage: rotation.server.storage,
+            vault: rotation.server.services.vault,
             now: first.clock.now().addingTimeInterval(60)
         )
         try await rotation.server.storage.close()

@@ -38,12 +38,51 @@ struct CodeDelivery: Sendable {
     let clientBudget: Int
     /// Mails per hour for the whole server.
     let serverBudget: Int
+    /// Mails per hour to one address, of every kind.
+    let recipientBudget: Int
+    let now: @Sendable () -> Date
 
-    /// Counts one send request against the client's budget and the server's hourly mail
-    /// budget; throws 429 when either is spent.
+    /// Counts one send request against the client's budget, and refuses it while the
+    /// server's hourly mail budget is spent; throws 429 when either holds. The server budget
+    /// itself is charged only by a mail that goes out (``send(_:)``), so requests for unknown
+    /// addresses cannot spend it.
     func spendBudget(client: String, now: Date) async throws {
         try await limiter.hit(.otp, key: client, limit: clientBudget, window: 300, now: now)
-        try await limiter.hit(.emailSent, key: "server", limit: serverBudget, window: 3600, now: now)
+        if let retry = try await limiter.isLimited(
+            .emailSent,
+            key: "server",
+            limit: serverBudget,
+            window: 3600,
+            now: now
+        ) {
+            throw Self.overSendLimit(retry)
+        }
+    }
+
+    /// Spaces requests for an address no account has as ``Spacing/refuse`` spaces a known
+    /// one's, so the answer does not tell them apart.
+    func spaceUnknownRecipient(_ email: String, purpose: CodePurpose, now: Date) async throws {
+        do {
+            try await limiter.hit(
+                .unknownRecipient,
+                key: "\(purpose.rawValue)|\(email)",
+                limit: 1,
+                window: max(1, spacing),
+                now: now
+            )
+        } catch let error as APIError where error.retryAfter != nil {
+            throw Self.overSendLimit(error.retryAfter ?? Int(spacing))
+        }
+    }
+
+    /// 429 `over_email_send_rate_limit`, wait `retry` seconds.
+    static func overSendLimit(_ retry: Int) -> APIError {
+        APIError(
+            .tooManyRequests,
+            .overEmailSendRateLimit,
+            "For security purposes, you can only request this after \(retry) seconds.",
+            retryAfter: retry
+        )
     }
 
     /// Issues and stores a code for `purpose`, replacing the user's previous one.
@@ -62,13 +101,7 @@ struct CodeDelivery: Sendable {
             let elapsed = now.timeIntervalSince(previous.createdAt)
             if elapsed < spacing {
                 guard rule == .refuse else { return nil }
-                let retry = Int((spacing - elapsed).rounded(.up))
-                throw APIError(
-                    .tooManyRequests,
-                    .overEmailSendRateLimit,
-                    "For security purposes, you can only request this after \(retry) seconds.",
-                    retryAfter: retry
-                )
+                throw Self.overSendLimit(Int((spacing - elapsed).rounded(.up)))
             }
         }
         let issued = try await issueUnmailed(purpose, for: userID, to: email, in: tx, now: now)
@@ -89,8 +122,16 @@ struct CodeDelivery: Sendable {
         return issued
     }
 
-    /// Sends the mail of a committed issue; `nil` sends nothing.
+    /// Sends the mail of a committed issue; `nil` sends nothing. Off the request path, the
+    /// mail is first charged to its recipient's hourly budget and then to the server's; a mail
+    /// over either is not sent (and logged without its address).
     func send(_ mail: Mail?) {
-        if let mail { outbox.sendLater(mail) }
+        guard let mail else { return }
+        let (limiter, now) = (limiter, now)
+        let (recipientBudget, serverBudget) = (recipientBudget, serverBudget)
+        outbox.sendLater(mail) {
+            try await limiter.hit(.emailRecipient, key: mail.to, limit: recipientBudget, window: 3600, now: now())
+            try await limiter.hit(.emailSent, key: "server", limit: serverBudget, window: 3600, now: now())
+        }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// A PostgreSQL database, from `GATEHOUSE_DATABASE_URL=postgres://user:pass@host:port/db`.
 public struct PostgresSettings: Sendable, Equatable {
-    /// TLS to the database: `?sslmode=disable|prefer|require` (default `prefer`).
+    /// TLS to the database: `?sslmode=disable|prefer|require` (default `require`, or `prefer`
+    /// for a loopback host).
     public enum TLSMode: String, Sendable, Equatable {
         case disable, prefer, require
     }
@@ -34,6 +35,12 @@ public struct PostgresSettings: Sendable, Equatable {
         self.poolSize = poolSize
     }
 
+    /// Whether `host` is this machine, where traffic never crosses a network.
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    }
+
     /// Parses a `postgres://` or `postgresql://` URL.
     public init(url text: String) throws {
         let variable = "GATEHOUSE_DATABASE_URL"
@@ -49,7 +56,7 @@ public struct PostgresSettings: Sendable, Equatable {
         guard !database.isEmpty else {
             throw ConfigurationError(variable: variable, problem: "names no database (postgres://…/database)")
         }
-        var tls = TLSMode.prefer
+        var tls = Self.isLoopback(host) ? TLSMode.prefer : .require
         if let mode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value {
             guard let parsed = TLSMode(rawValue: mode) else {
                 throw ConfigurationError(variable: variable, problem: "sslmode must be disable, prefer or require")

@@ -54,6 +54,9 @@ extension ServerConfiguration {
             try reader.integer("GATEHOUSE_RATE_LIMIT_EMAIL_SENT", in: 1...1_000_000) ?? rateLimits.emailSent
         rateLimits.userUpdates =
             try reader.integer("GATEHOUSE_RATE_LIMIT_USER_UPDATE", in: 1...1_000_000) ?? rateLimits.userUpdates
+        rateLimits.emailPerRecipient =
+            try reader.integer("GATEHOUSE_RATE_LIMIT_EMAIL_PER_ADDRESS", in: 1...1_000_000)
+            ?? rateLimits.emailPerRecipient
         apple = try reader.provider("APPLE", defaults: apple)
         google = try reader.provider("GOOGLE", defaults: google)
         if let secret = reader.string("GATEHOUSE_SERVER_SECRET") {
@@ -68,6 +71,13 @@ extension ServerConfiguration {
         if let days = try reader.integer("GATEHOUSE_SESSION_LIFETIME_DAYS", in: 1...3650) {
             sessionLifetime = TimeInterval(days) * 86_400
         }
+        try readProxySettings(reader)
+        try readLinkSettings(reader)
+        connections.idleTimeout = try reader.integer("GATEHOUSE_IDLE_TIMEOUT", in: 1...3600) ?? connections.idleTimeout
+        connections.readTimeout = try reader.integer("GATEHOUSE_READ_TIMEOUT", in: 1...3600) ?? connections.readTimeout
+        connections.maxConnections =
+            try reader.integer("GATEHOUSE_MAX_CONNECTIONS", in: 1...1_000_000) ?? connections.maxConnections
+        maxMetadataBytes = try reader.integer("GATEHOUSE_MAX_METADATA_BYTES", in: 256...1_048_576) ?? maxMetadataBytes
         if let cost = try reader.integer("GATEHOUSE_BCRYPT_COST", in: 4...15) {
             bcryptCost = UInt8(cost)
         }

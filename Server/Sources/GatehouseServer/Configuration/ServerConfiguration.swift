@@ -24,6 +24,11 @@ public struct ServerConfiguration: Sendable {
     /// The `iss` claim.
     public var issuer: String = "gatehouse"
     public var siteURL: String = "http://localhost:3000"
+    /// The server's public base URL, the base of links in mail and of `action_link`
+    /// (`GATEHOUSE_API_EXTERNAL_URL`); `nil`: `http://<host>:<port>`.
+    public var apiExternalURL: String?
+    /// Where `GET /verify` may redirect besides the site (`GATEHOUSE_URI_ALLOW_LIST`).
+    var uriAllowList: [RedirectPolicy.Entry] = []
     public var mailerAutoconfirm = false
     public var anonymousUsers = true
     public var signupDisabled = false
@@ -53,6 +58,17 @@ public struct ServerConfiguration: Sendable {
     public var bcryptCost: UInt8 = 10
     /// Leeway in seconds for `exp` and `nbf` checks.
     public var jwtLeeway: Int = 30
+    /// Networks whose connections may name the client in ``rateLimitHeader`` (`GATEHOUSE_TRUSTED_PROXIES`).
+    var trustedProxies: [CIDR] = []
+    /// The header a trusted proxy puts the client address in, such as `X-Forwarded-For`
+    /// (`GATEHOUSE_RATE_LIMIT_HEADER`); unset: the socket peer is the client.
+    public var rateLimitHeader: String?
+    /// Origins browsers may call from (`GATEHOUSE_CORS_ALLOWED_ORIGINS`; `*` for any); empty: none.
+    public var corsAllowedOrigins: [String] = []
+    /// Connection timeouts and limits.
+    public var connections = ConnectionSettings()
+    /// The most bytes `user_metadata` or `app_metadata` takes serialised (`GATEHOUSE_MAX_METADATA_BYTES`).
+    public var maxMetadataBytes: Int = 16_384
 
     /// Creates the default configuration.
     public init() {}
@@ -115,7 +131,11 @@ public struct RateLimitSettings: Sendable, Equatable {
     public var anonymous = 30
     /// E-mails sent per hour (whole server).
     public var emailSent = 30
-    /// Failed password attempts per account per hour.
+    /// E-mails sent to one address per hour, of every kind.
+    public var emailPerRecipient = 10
+    /// Failed passwords per account and client network per day; shorter windows allow 5 a
+    /// minute, 10 per ten minutes and 20 an hour (growing delays, never a lockout of the owner
+    /// elsewhere).
     public var failedPasswordsPerAccount = 100
     /// `PUT /user` and `DELETE /user` requests per user per 5 minutes.
     public var userUpdates = 30

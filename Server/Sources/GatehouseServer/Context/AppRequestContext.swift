@@ -11,6 +11,8 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     var caller: Caller?
     /// The verified admin claims, on routes behind ``AdminMiddleware``.
     var admin: VerifiedAccess?
+    /// The client's address as ``ClientAddressMiddleware`` derived it (trusted proxy header or socket peer).
+    var clientIP: String?
     /// The unverified bearer token, on routes behind ``BearerMiddleware`` (verified only when used).
     var bearer: String?
 
@@ -22,8 +24,9 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Request bodies above 1 MiB are refused with 413.
     public var maxUploadSize: Int { 1 << 20 }
 
-    /// The client address for rate limiting: the socket peer's IP.
-    var clientKey: String { remoteAddress?.ipAddress ?? "unknown" }
+    /// The client address for rate limits and the audit log: as ``ClientAddressMiddleware``
+    /// derived it, else the socket peer's IP. (Limits key IPv6 by /64: ``NetworkKeyedRateLimiter``.)
+    var clientKey: String { clientIP ?? remoteAddress?.ipAddress ?? "unknown" }
 
     /// The caller ``CallerMiddleware`` verified; 401 `no_authorization` on a route without it.
     func requireCaller() throws -> Caller {

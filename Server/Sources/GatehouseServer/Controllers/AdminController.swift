@@ -39,9 +39,12 @@ struct AdminController {
     }
 
     private func list(_ request: Request) async throws -> Response {
-        let page = max(1, request.uri.queryParameters.get("page").flatMap(Int.init) ?? 1)
-        let perPage = min(1000, max(1, request.uri.queryParameters.get("per_page").flatMap(Int.init) ?? 50))
-        let (users, total) = try await lookup.page(page, perPage: perPage)
+        let paging = try AdminPaging(
+            page: request.uri.queryParameters.get("page"),
+            perPage: request.uri.queryParameters.get("per_page")
+        )
+        let (page, perPage) = (paging.page, paging.perPage)
+        let (users, total) = try await lookup.page(paging)
         var response = try JSONBody.response(
             AdminUserList(users: users.map(\.wire), aud: "authenticated"),
             request: request

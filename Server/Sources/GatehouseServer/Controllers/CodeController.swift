@@ -9,8 +9,8 @@ struct CodeController {
     let magicCode: MagicCodeRequest
     let recovery: PasswordRecovery
     let resend: CodeResend
-    /// Where `GET /verify` redirects (`GATEHOUSE_SITE_URL`).
-    let siteURL: String
+    /// Where `GET /verify` may redirect (`GATEHOUSE_SITE_URL`, `GATEHOUSE_URI_ALLOW_LIST`).
+    let redirects: RedirectPolicy
 
     func register(on router: some RouterMethods<AppRequestContext>) {
         router.post("otp") { request, context in
@@ -46,7 +46,7 @@ struct CodeController {
     /// `GET /verify?token=&type=&redirect_to=`: a 303 to the site with the session in the fragment.
     func verifyLink(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        let target = redirectTarget(query.get("redirect_to"))
+        let target = redirects.target(query.get("redirect_to"))
         var fragment: String
         do {
             guard let token = query.get("token"), let type = query.get("type") else {
@@ -83,12 +83,4 @@ struct CodeController {
     /// decodes it as `emailChangeConfirmationPending`).
     static let otherSidePendingMessage =
         "Confirmation link accepted. Please proceed to confirm link sent to the other email"
-
-    /// `redirect_to` only when it is on the site URL's host; otherwise the site URL.
-    private func redirectTarget(_ requested: String?) -> String {
-        guard let requested, let url = URL(string: requested), let siteHost = URL(string: siteURL)?.host,
-            url.host == siteHost, ["http", "https"].contains(url.scheme ?? "")
-        else { return siteURL }
-        return requested
-    }
 }

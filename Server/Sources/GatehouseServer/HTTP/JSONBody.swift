@@ -19,6 +19,7 @@ enum JSONBody {
     )
         async throws -> Value
     {
+        try requireJSONContentType(request)
         var request = request
         let buffer: ByteBuffer
         do {
@@ -44,6 +45,16 @@ enum JSONBody {
             }
         } catch {
             throw APIError.badJSON()
+        }
+    }
+
+    /// 415 for a body declared as anything but JSON: `text/plain` and form types are what a
+    /// browser sends cross-site without a CORS preflight, so a JSON route never reads them.
+    private static func requireJSONContentType(_ request: Request) throws {
+        guard let value = request.headers[.contentType] else { return }
+        let media = value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json")) else {
+            throw APIError(.unsupportedMediaType, .badJSON, "Content-Type must be application/json")
         }
     }
 

@@ -2,9 +2,11 @@ import Foundation
 import GatehouseCore
 
 /// The message that carries a one-time code: a subject per purpose, the code, how long it
-/// lasts, and a link to `GET /verify` on the site.
+/// lasts, and a link to the server's `GET /verify`, which signs in and lands on the site.
 struct CodeMailTemplate: Sendable {
-    /// Where links point (`GATEHOUSE_SITE_URL`).
+    /// The server's public base URL, where links point (`GATEHOUSE_API_EXTERNAL_URL`).
+    let externalURL: String
+    /// Where a followed link lands (`GATEHOUSE_SITE_URL`).
     let siteURL: String
     /// Seconds a code stays valid.
     let lifetime: TimeInterval
@@ -14,7 +16,7 @@ struct CodeMailTemplate: Sendable {
         let minutes = Int(lifetime / 60)
         let body = """
             \(Self.codeLead)\(code). It expires in \(minutes) minutes and works once.
-            Or open: \(siteURL)/verify?token=\(link)&type=\(purpose.verificationType.rawValue)
+            Or open: \(Self.link(externalURL: externalURL, token: link, type: purpose.verificationType.rawValue, redirectTo: siteURL))
             If you did not ask for this, ignore this message.
             """
         return Mail(to: email, subject: Self.subject(for: purpose), body: body)
@@ -30,6 +32,12 @@ struct CodeMailTemplate: Sendable {
         case .invite: "You have been invited"
         case .magicLink: "Your sign-in code"
         }
+    }
+
+    /// `<external URL>/verify?token=…&type=…&redirect_to=…`, as mailed and as `action_link`.
+    static func link(externalURL: String, token: String, type: String, redirectTo: String) -> String {
+        let redirect = redirectTo.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        return "\(externalURL)/verify?token=\(token)&type=\(type)&redirect_to=\(redirect)"
     }
 
     private static let codeLead = "Your code is "

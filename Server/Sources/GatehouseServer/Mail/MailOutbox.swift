@@ -6,12 +6,19 @@ struct MailOutbox: Sendable {
     let mailer: any Mailer
     let logger: Logger
 
-    /// Hands `mail` to the mailer in a detached task. Call it after the transaction that
-    /// stored the mail's code has committed, never inside one (a body may run twice).
-    func sendLater(_ mail: Mail) {
+    /// Hands `mail` to the mailer in a detached task, once `admit` (the mail budgets) has
+    /// passed. Call it after the transaction that stored the mail's code has committed, never
+    /// inside one (a body may run twice).
+    func sendLater(_ mail: Mail, admit: @escaping @Sendable () async throws -> Void = {}) {
         let mailer = self.mailer
         let logger = self.logger
         Task.detached {
+            do {
+                try await admit()
+            } catch {
+                logger.warning("Mail not sent: over budget", metadata: ["mail.subject": .string(mail.subject)])
+                return
+            }
             do {
                 try await mailer.send(mail)
             } catch {

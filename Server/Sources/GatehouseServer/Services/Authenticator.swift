@@ -30,8 +30,13 @@ struct Authenticator: Sendable {
     ///
     /// - Throws: 403 `bad_jwt`, `not_admin` or `session_expired`.
     func admin(bearer: String) async throws -> VerifiedAccess {
-        let claims = try await tokens.verify(bearer, now: now())
-        guard ["service_role", "supabase_admin"].contains(claims.role) else { throw APIError.notAdmin }
+        let claims = try await tokens.verify(bearer, now: now(), allowProjectKey: true)
+        // A project key admits only as `service_role` (its `anon` sibling is public).
+        let roles = claims.isSupabaseProjectKey ? ["service_role"] : ["service_role", "supabase_admin"]
+        guard roles.contains(claims.role) else { throw APIError.notAdmin }
+        if let jti = claims.jti, try await storage.read({ try await $0.isTokenRevoked(jti: jti) }) {
+            throw APIError.badJWT("token has been revoked")
+        }
         if let sessionKey = claims.sessionID, let id = UUID(uuidString: sessionKey) {
             guard try await storage.read({ try await $0.session(id: id) }) != nil else {
                 throw APIError(.forbidden, .sessionExpired, "Session has expired")

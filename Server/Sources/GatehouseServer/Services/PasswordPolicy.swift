@@ -10,11 +10,27 @@ struct PasswordPolicy: Sendable {
 
     let commonPasswords: Set<String>
 
-    static func loadBundled() -> PasswordPolicy {
-        let url = Bundle.module.url(forResource: "common-passwords", withExtension: "txt")
+    /// The policy with the bundled list of common passwords.
+    ///
+    /// - Throws: ``ConfigurationError`` when the list cannot be read: the server does not start
+    ///   without it (fail closed).
+    static func loadBundled() throws -> PasswordPolicy {
+        try load(from: Bundle.module.url(forResource: "common-passwords", withExtension: "txt"))
+    }
+
+    /// The policy with the list of common passwords at `url`; a missing, unreadable or empty
+    /// list throws.
+    static func load(from url: URL?) throws -> PasswordPolicy {
         let text = url.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
         let words = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        return PasswordPolicy(commonPasswords: Set(words.filter { !$0.isEmpty && !$0.hasPrefix("#") }))
+        let common = Set(words.filter { !$0.isEmpty && !$0.hasPrefix("#") })
+        guard !common.isEmpty else {
+            throw ConfigurationError(
+                variable: "common-passwords.txt",
+                problem: "(the bundled list of common passwords) cannot be read; reinstall the server"
+            )
+        }
+        return PasswordPolicy(commonPasswords: common)
     }
 
     func check(_ password: String, email: String?) throws {

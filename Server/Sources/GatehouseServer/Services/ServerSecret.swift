@@ -30,6 +30,7 @@ struct ServerSecret: Sendable {
 
     /// The secret kept in a 0600 file at `path`, created with 32 random bytes on first use.
     static func file(at path: String) throws -> ServerSecret {
+        try SQLiteFiles.requirePrivate(path, variable: "GATEHOUSE_SERVER_SECRET")
         if let data = FileManager.default.contents(atPath: path) {
             guard data.count == 32 else {
                 throw ConfigurationError(variable: "GATEHOUSE_SERVER_SECRET", problem: "file \(path) is not 32 bytes")

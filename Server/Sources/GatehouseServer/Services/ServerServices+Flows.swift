@@ -6,8 +6,10 @@ extension ServerServices {
         PasswordSignIn(
             storage: storage,
             passwords: passwords,
-            limiter: limiter,
-            failureLimit: configuration.rateLimits.failedPasswordsPerAccount,
+            delays: FailedPasswordDelays(
+                limiter: limiter,
+                dailyLimit: configuration.rateLimits.failedPasswordsPerAccount
+            ),
             sessions: sessions,
             audit: audit,
             now: now
@@ -64,7 +66,13 @@ extension ServerServices {
     }
 
     var magicCodeRequest: MagicCodeRequest {
-        MagicCodeRequest(storage: storage, delivery: delivery, signupDisabled: configuration.signupDisabled, now: now)
+        MagicCodeRequest(
+            storage: storage,
+            delivery: delivery,
+            signupDisabled: configuration.signupDisabled,
+            metadataLimit: MetadataLimit(configuration),
+            now: now
+        )
     }
 
     var passwordRecovery: PasswordRecovery { PasswordRecovery(storage: storage, delivery: delivery, now: now) }
@@ -102,6 +110,7 @@ extension ServerServices {
             ),
             delivery: delivery,
             audit: audit,
+            metadataLimit: MetadataLimit(configuration),
             now: now
         )
     }
@@ -125,16 +134,38 @@ extension ServerServices {
     var adminUserLookup: AdminUserLookup { AdminUserLookup(storage: storage) }
 
     var adminUserCreation: AdminUserCreation {
-        AdminUserCreation(storage: storage, policy: policy, passwords: passwords, audit: audit, now: now)
+        AdminUserCreation(
+            storage: storage,
+            policy: policy,
+            passwords: passwords,
+            audit: audit,
+            metadataLimit: MetadataLimit(configuration),
+            now: now
+        )
     }
 
     var adminUserUpdate: AdminUserUpdate {
-        AdminUserUpdate(storage: storage, policy: policy, passwords: passwords, audit: audit, now: now)
+        AdminUserUpdate(
+            storage: storage,
+            policy: policy,
+            passwords: passwords,
+            audit: audit,
+            metadataLimit: MetadataLimit(configuration),
+            now: now
+        )
     }
 
     var adminUserDeletion: AdminUserDeletion { AdminUserDeletion(storage: storage, audit: audit) }
 
-    var invitation: Invitation { Invitation(storage: storage, delivery: delivery, audit: audit, now: now) }
+    var invitation: Invitation {
+        Invitation(
+            storage: storage,
+            delivery: delivery,
+            audit: audit,
+            metadataLimit: MetadataLimit(configuration),
+            now: now
+        )
+    }
 
     var linkGeneration: LinkGeneration {
         LinkGeneration(
@@ -143,8 +174,9 @@ extension ServerServices {
             passwords: passwords,
             delivery: delivery,
             audit: audit,
+            metadataLimit: MetadataLimit(configuration),
             siteURL: configuration.siteURL,
-            externalURL: "http://\(configuration.host):\(configuration.port)",
+            externalURL: configuration.externalURL,
             now: now
         )
     }

@@ -10,6 +10,8 @@ struct ServerServices: Sendable {
     let storage: any AuthStorage
     let limiter: any RateLimiter
     let tokens: TokenService
+    /// Seals signing keys under the server secret (key rotation in tests).
+    let vault: SigningKeyVault
     let refreshTokens: RefreshTokenCodec
     let sessions: SessionIssuer
     let audit: AuditLog
@@ -33,7 +35,14 @@ struct ServerServices: Sendable {
         let storage = database.storage
         let secret = try database.serverSecret()
         let codes = OneTimeCodes(secret: secret)
-        let tokens = try await TokenService.make(configuration: configuration, storage: storage, now: now())
+        let policy = try PasswordPolicy.loadBundled()
+        let vault = SigningKeyVault(secret: secret)
+        let tokens = try await TokenService.make(
+            configuration: configuration,
+            storage: storage,
+            vault: vault,
+            now: now()
+        )
         let refreshTokens = RefreshTokenCodec(secret: secret)
         let mailer =
             mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) } ?? LogMailer(logger: logger)
@@ -42,22 +51,29 @@ struct ServerServices: Sendable {
             storage: storage,
             limiter: database.rateLimiter,
             tokens: tokens,
+            vault: vault,
             refreshTokens: refreshTokens,
             sessions: SessionIssuer(tokens: tokens, refreshTokens: refreshTokens),
             audit: AuditLog(now: now),
             codes: codes,
             delivery: CodeDelivery(
                 codes: codes,
-                template: CodeMailTemplate(siteURL: configuration.siteURL, lifetime: configuration.codeLifetime),
+                template: CodeMailTemplate(
+                    externalURL: configuration.externalURL,
+                    siteURL: configuration.siteURL,
+                    lifetime: configuration.codeLifetime
+                ),
                 outbox: MailOutbox(mailer: mailer, logger: logger),
                 limiter: database.rateLimiter,
                 lifetime: configuration.codeLifetime,
                 spacing: TimeInterval(configuration.smtpMaxFrequency),
                 clientBudget: configuration.rateLimits.otp,
-                serverBudget: configuration.rateLimits.emailSent
+                serverBudget: configuration.rateLimits.emailSent,
+                recipientBudget: configuration.rateLimits.emailPerRecipient,
+                now: now
             ),
             passwords: PasswordHasher(cost: configuration.bcryptCost),
-            policy: PasswordPolicy.loadBundled(),
+            policy: policy,
             authenticator: Authenticator(tokens: tokens, storage: storage, now: now),
             idTokens: idTokenVerifiers(configuration: configuration, logger: logger),
             now: now

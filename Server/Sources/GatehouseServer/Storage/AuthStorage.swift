@@ -38,6 +38,11 @@ public protocol AuthStorage: Sendable {
     )
         async throws -> Result
 
+    /// Makes rows rewritten so far the only copy on disk: SQLite moves its WAL into the main
+    /// file and empties it (with `secure_delete` on, the old bytes are zeroed); PostgreSQL does
+    /// nothing (a dump holds live rows only).
+    func checkpoint() async throws
+
     /// Closes the database.
     func close() async throws
 }

@@ -50,7 +50,11 @@ public struct ServerDatabase: Sendable {
             try? await storage.close()
             throw error
         }
-        return ServerDatabase(storage: storage, rateLimiter: rateLimiter, configuration: configuration)
+        return ServerDatabase(
+            storage: storage,
+            rateLimiter: NetworkKeyedRateLimiter(base: rateLimiter),
+            configuration: configuration
+        )
     }
 
     /// The key of refresh-token and code HMACs for this database (see the table above).

@@ -27,6 +27,8 @@ public protocol StorageReader: Sendable {
     func identity(provider: String, subject: String) async throws -> IdentityRecord?
 
     func signingKeys() async throws -> [SigningKeyRecord]
+    /// Whether a token id was revoked.
+    func isTokenRevoked(jti: String) async throws -> Bool
 
     func auditEntries(limit: Int) async throws -> [AuditEntry]
 }

@@ -22,6 +22,11 @@ public protocol StorageTransaction: StorageReader {
     /// Stores a code, replacing the user's previous code of the same purpose.
     func upsertCode(_ code: CodeRecord) async throws
     func updateCodeAttempts(userID: UUID, purpose: CodePurpose, attempts: Int) async throws
+    /// Counts one attempt at the user's code of `purpose` if it has had fewer than `limit`, in
+    /// one statement (`attempts = attempts + 1 … RETURNING`), so that concurrent guesses queue
+    /// on the row and never pass the limit together.
+    /// - Returns: The code as counted, or `nil` when there is none or its attempts are spent.
+    func countCodeAttempt(userID: UUID, purpose: CodePurpose, below limit: Int) async throws -> CodeRecord?
     func deleteCode(userID: UUID, purpose: CodePurpose) async throws
 
     /// Links an identity; a (provider, subject) pair linked already is `StorageError.duplicateIdentity`.
@@ -37,8 +42,13 @@ public protocol StorageTransaction: StorageReader {
     /// Serializes key creation between instances starting together (held until commit).
     func lockSigningKeys() async throws
     func insertSigningKey(_ key: SigningKeyRecord) async throws
+    /// Replaces a key's stored private key (its sealing at start).
+    func updateSigningKey(kid: String, privatePEM: String) async throws
     /// Removes a key; tokens it signed stop verifying.
     func deleteSigningKey(kid: String) async throws -> Bool
+
+    /// Records a token id as revoked; revoking it again changes nothing.
+    func revokeToken(jti: String, at now: Date) async throws
 
     func appendAudit(_ entry: AuditEntry) async throws
 }

@@ -19,9 +19,11 @@ struct AccessClaims: JWTPayload, Equatable {
     var isAnonymous: Bool
     var appMetadata: [String: JSONValue]
     var userMetadata: [String: JSONValue]
+    /// The token's id; admin tokens carry one, so that one can be revoked.
+    var jti: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case aud, exp, iat, nbf, iss, sub, email, phone, role, aal, amr
+        case aud, exp, iat, nbf, iss, sub, email, phone, role, aal, amr, jti
         case sessionID = "session_id"
         case isAnonymous = "is_anonymous"
         case appMetadata = "app_metadata"
@@ -75,6 +77,7 @@ struct AccessClaims: JWTPayload, Equatable {
         isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous) ?? false
         appMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .appMetadata) ?? [:]
         userMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .userMetadata) ?? [:]
+        jti = try c.decodeIfPresent(String.self, forKey: .jti)
     }
 
     /// Signature checks happen in jwt-kit; claim checks (with leeway and our clock) in ``TokenService``.

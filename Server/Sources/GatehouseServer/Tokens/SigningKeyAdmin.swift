@@ -10,14 +10,20 @@ public enum SigningKeyAdmin {
         try await storage.read { try await $0.signingKeys() }
     }
 
-    /// Adds a new ES256 key, which signs from the next start on. - Returns: its `kid`.
+    /// Adds a new ES256 key, sealed under the database's server secret, which signs from the
+    /// next start on. - Returns: its `kid`.
     @discardableResult
-    public static func rotate(storage: any AuthStorage, now: Date = Date()) async throws -> String {
-        let key = ES256PrivateKey()
+    public static func rotate(database: ServerDatabase, now: Date = Date()) async throws -> String {
+        try await rotate(storage: database.storage, vault: SigningKeyVault(secret: database.serverSecret()), now: now)
+    }
+
+    /// Adds a new ES256 key sealed by `vault`. - Returns: its `kid`.
+    static func rotate(storage: any AuthStorage, vault: SigningKeyVault, now: Date) async throws -> String {
+        let kid = Hex.encode(SecureRandom.bytes(8))
         let record = SigningKeyRecord(
-            kid: Hex.encode(SecureRandom.bytes(8)),
+            kid: kid,
             algorithm: "ES256",
-            privatePEM: key.pemRepresentation,
+            privatePEM: try vault.seal(ES256PrivateKey().pemRepresentation, kid: kid),
             createdAt: now
         )
         try await storage.transaction { tx in

@@ -18,6 +18,7 @@ struct TokenService: Sendable {
     static func make(
         configuration: ServerConfiguration,
         storage: any AuthStorage,
+        vault: SigningKeyVault,
         now: Date
     ) async throws
         -> TokenService
@@ -34,23 +35,10 @@ struct TokenService: Sendable {
                 leeway: configuration.jwtLeeway
             )
         }
-        // Under a lock, so that instances starting together on one database agree on one key.
-        let stored = try await storage.transaction { tx in
-            try await tx.lockSigningKeys()
-            let existing = try await tx.signingKeys().filter { $0.algorithm == "ES256" }
-            guard existing.isEmpty else { return existing }
-            let record = SigningKeyRecord(
-                kid: Hex.encode(SecureRandom.bytes(8)),
-                algorithm: "ES256",
-                privatePEM: ES256PrivateKey().pemRepresentation,
-                createdAt: now
-            )
-            try await tx.insertSigningKey(record)
-            return [record]
-        }
+        let stored = try await loadSealedKeys(storage: storage, vault: vault, now: now)
         var jwks: [[String: JSONValue]] = []
         for record in stored {
-            let key = try ES256PrivateKey(pem: record.privatePEM)
+            let key = try ES256PrivateKey(pem: try vault.open(record.privatePEM, kid: record.kid))
             await keys.add(ecdsa: key, kid: JWKIdentifier(string: record.kid))
             if let parameters = key.publicKey.parameters {
                 jwks.append([
@@ -68,6 +56,39 @@ struct TokenService: Sendable {
             lifetime: configuration.jwtExpiry,
             leeway: configuration.jwtLeeway
         )
+    }
+
+    /// The stored ES256 keys, creating the first one (sealed) on a new database and sealing any
+    /// key stored in plaintext by an earlier version (the migration of keys at rest). Under a
+    /// lock, so that instances starting together on one database agree on one key.
+    private static func loadSealedKeys(
+        storage: any AuthStorage,
+        vault: SigningKeyVault,
+        now: Date
+    ) async throws -> [SigningKeyRecord] {
+        let (stored, sealedSome) = try await storage.transaction { tx in
+            try await tx.lockSigningKeys()
+            var existing = try await tx.signingKeys().filter { $0.algorithm == "ES256" }
+            var sealedSome = false
+            for index in existing.indices where !SigningKeyVault.isSealed(existing[index].privatePEM) {
+                existing[index].privatePEM = try vault.seal(existing[index].privatePEM, kid: existing[index].kid)
+                try await tx.updateSigningKey(kid: existing[index].kid, privatePEM: existing[index].privatePEM)
+                sealedSome = true
+            }
+            guard existing.isEmpty else { return (existing, sealedSome) }
+            let kid = Hex.encode(SecureRandom.bytes(8))
+            let record = SigningKeyRecord(
+                kid: kid,
+                algorithm: "ES256",
+                privatePEM: try vault.seal(ES256PrivateKey().pemRepresentation, kid: kid),
+                createdAt: now
+            )
+            try await tx.insertSigningKey(record)
+            return ([record], false)
+        }
+        // The plaintext must not linger in the WAL or in freed pages.
+        if sealedSome { try await storage.checkpoint() }
+        return stored
     }
 
     /// An access token for `user` in `session`.
@@ -90,8 +111,15 @@ struct TokenService: Sendable {
         return try await keys.sign(claims, kid: signingKid)
     }
 
-    /// A `service_role` token for the admin API (no session).
-    func serviceRoleToken(now: Date, lifetime: Int = 10 * 365 * 86_400) async throws -> String {
+    /// A `service_role` token for the admin API (no session), with a `jti` so that it can be
+    /// revoked (``ServiceRoleToken/revoke(jti:database:now:)``).
+    func serviceRoleToken(
+        now: Date,
+        lifetime: Int = 90 * 86_400,
+        jti: String = UUID().uuidString
+    ) async throws
+        -> String
+    {
         let issuedAt = Int(now.timeIntervalSince1970)
         var claims = AccessClaims(
             aud: audience,
@@ -108,13 +136,22 @@ struct TokenService: Sendable {
             userMetadata: [:]
         )
         claims.aal = "aal1"
+        claims.jti = jti
         return try await keys.sign(claims, kid: signingKid)
     }
 
     /// Verifies signature and claims; any failure is 403 `bad_jwt`.
-    func verify(_ token: String, now: Date) async throws -> VerifiedAccess {
+    ///
+    /// - Parameter allowProjectKey: Accept, besides our own tokens, a Supabase project key
+    ///   (``VerifiedAccess/isSupabaseProjectKey``) signed with the configured HS256 secret, as
+    ///   the admin API does so that a project's service key keeps working after a move.
+    func verify(_ token: String, now: Date, allowProjectKey: Bool = false) async throws -> VerifiedAccess {
         guard token.utf8.count < 16_384, token.utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count == 2 else {
             throw APIError.badJWT("token is malformed")
+        }
+        // One spelling per token: a JWT whose segments decode alike but differ in text is refused.
+        guard token.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(Base64URL.isCanonical) else {
+            throw APIError.badJWT("token is not canonical base64url")
         }
         let claims: VerifiedAccess
         do {
@@ -125,6 +162,7 @@ struct TokenService: Sendable {
         let seconds = Int(now.timeIntervalSince1970)
         guard claims.exp + leeway > seconds else { throw APIError.badJWT("token has expired") }
         if let nbf = claims.nbf, nbf > seconds + leeway { throw APIError.badJWT("token is not valid yet") }
+        if allowProjectKey, signingKid == "hs256", claims.isSupabaseProjectKey { return claims }
         guard claims.iss == issuer else { throw APIError.badJWT("issuer is not accepted") }
         guard claims.aud == audience else { throw APIError.badJWT("audience is not accepted") }
         return claims

@@ -33,6 +33,7 @@ struct Harness {
         configuration.rateLimits.otp = 10_000
         configuration.rateLimits.anonymous = 10_000
         configuration.rateLimits.emailSent = 10_000
+        configuration.rateLimits.emailPerRecipient = 10_000
         configure(&configuration)
         let mailer = CapturingMailer()
         var logger = Logger(label: "test")
@@ -164,6 +165,16 @@ struct Client: Sendable {
         for _ in 0..<500 {
             let mails = await mailer.sent.filter { $0.to == email.lowercased() }
             if mails.count >= count, let code = CapturingMailer.code(in: mails[count - 1].body) { return code }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw HarnessError.noMail(email)
+    }
+
+    /// The code of a mail to `email` sent after the first `count` (mail goes out off the
+    /// request path, after its budget is charged: the newest one may not be there yet).
+    func waitForCode(to email: String, after count: Int) async throws -> String {
+        for _ in 0..<500 {
+            if await mailCount(to: email) > count, let code = await mailer.lastCode(to: email) { return code }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw HarnessError.noMail(email)

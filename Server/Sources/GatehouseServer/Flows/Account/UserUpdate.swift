@@ -23,6 +23,7 @@ struct UserUpdate: Sendable {
     let guestUpgrade: GuestUpgrade
     let delivery: CodeDelivery
     let audit: AuditLog
+    let metadataLimit: MetadataLimit
     let now: @Sendable () -> Date
 
     /// Applies `body` and returns the updated user.
@@ -41,6 +42,7 @@ struct UserUpdate: Sendable {
                 }
             }
             if let data = body.data { user.userMetadata.merge(data) { _, new in new } }
+            try metadataLimit.check(user)
             if let raw = body.email {
                 let email = try EmailAddress.normalized(raw)
                 if email != user.email {

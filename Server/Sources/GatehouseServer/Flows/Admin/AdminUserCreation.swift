@@ -8,6 +8,7 @@ struct AdminUserCreation: Sendable {
     let policy: PasswordPolicy
     let passwords: PasswordHasher
     let audit: AuditLog
+    let metadataLimit: MetadataLimit
     let now: @Sendable () -> Date
 
     func callAsFunction(_ body: AdminUserRequest, ip: String) async throws -> UserRecord {
@@ -29,6 +30,7 @@ struct AdminUserCreation: Sendable {
             createdAt: now,
             updatedAt: now
         )
+        try metadataLimit.check(user)
         user.bannedUntil = try BanDuration.until(body.banDuration, now: now)
         let created = user
         do {

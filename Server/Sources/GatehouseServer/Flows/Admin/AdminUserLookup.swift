@@ -7,9 +7,9 @@ struct AdminUserLookup: Sendable {
     let storage: any AuthStorage
 
     /// A page of users and the total count.
-    func page(_ page: Int, perPage: Int) async throws -> (users: [UserRecord], total: Int) {
+    func page(_ paging: AdminPaging) async throws -> (users: [UserRecord], total: Int) {
         try await storage.transaction { tx in
-            try await tx.listUsers(offset: (page - 1) * perPage, limit: perPage)
+            try await tx.listUsers(offset: paging.offset, limit: paging.perPage)
         }
     }
 

@@ -10,6 +10,7 @@ struct AdminUserUpdate: Sendable {
     let policy: PasswordPolicy
     let passwords: PasswordHasher
     let audit: AuditLog
+    let metadataLimit: MetadataLimit
     let now: @Sendable () -> Date
 
     func callAsFunction(_ body: AdminUserRequest, of existing: UserRecord, ip: String) async throws -> UserRecord {
@@ -32,6 +33,7 @@ struct AdminUserUpdate: Sendable {
                 if body.emailConfirm == true { target.emailConfirmedAt = target.emailConfirmedAt ?? now }
                 if let data = body.userMetadata { target.userMetadata.merge(data) { _, new in new } }
                 if let data = body.appMetadata { target.appMetadata.merge(data) { _, new in new } }
+                try metadataLimit.check(target)
                 if body.banDuration != nil { target.bannedUntil = bannedUntil }
                 target.updatedAt = now
                 try await tx.updateUser(target)

@@ -14,12 +14,14 @@ struct Invitation: Sendable {
     let storage: any AuthStorage
     let delivery: CodeDelivery
     let audit: AuditLog
+    let metadataLimit: MetadataLimit
     let now: @Sendable () -> Date
 
     /// Invites `body.email`, or throws 422 `email_exists`.
     func callAsFunction(_ body: Request, ip: String) async throws -> WireUser {
         let email = try EmailAddress.normalized(body.email)
         let now = now()
+        try metadataLimit.check(body.data)
         let (user, mail): (UserRecord, Mail?) = try await storage.transaction { tx in
             if try await tx.user(email: email) != nil {
                 throw APIError(

@@ -33,6 +33,7 @@ struct LinkGeneration: Sendable {
     let passwords: PasswordHasher
     let delivery: CodeDelivery
     let audit: AuditLog
+    let metadataLimit: MetadataLimit
     /// Where `GET /verify` redirects (`GATEHOUSE_SITE_URL`).
     let siteURL: String
     /// This server's own address, for the action link.
@@ -42,6 +43,7 @@ struct LinkGeneration: Sendable {
     func callAsFunction(_ body: Request, ip: String) async throws -> Link {
         let email = try EmailAddress.normalized(body.email)
         let now = now()
+        try metadataLimit.check(body.data)
         guard let purpose = CodePurpose(linkType: body.type) else { throw APIError.validation("Invalid link type") }
         var hash: String?
         if let password = body.password {
@@ -93,12 +95,16 @@ struct LinkGeneration: Sendable {
             return (user, issued)
         }
         let type = purpose.verificationType.rawValue
-        let redirect = siteURL.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         return Link(
             user: user,
             issued: issued,
             verificationType: type,
-            actionLink: "\(externalURL)/verify?token=\(issued.linkToken)&type=\(type)&redirect_to=\(redirect)",
+            actionLink: CodeMailTemplate.link(
+                externalURL: externalURL,
+                token: issued.linkToken,
+                type: type,
+                redirectTo: siteURL
+            ),
             redirectTo: siteURL
         )
     }

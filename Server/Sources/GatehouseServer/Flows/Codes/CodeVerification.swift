@@ -132,12 +132,19 @@ struct CodeVerification: Sendable {
         }
         for candidate in candidates {
             if candidate.expiresAt <= now || candidate.attempts >= maximumAttempts { continue }
-            if codes.matches(token, candidate) { return .success(candidate) }
-            try await tx.updateCodeAttempts(
-                userID: candidate.userID,
-                purpose: candidate.purpose,
-                attempts: candidate.attempts + 1
-            )
+            // Counted atomically before the comparison: concurrent guesses never pass the limit.
+            guard
+                let counted = try await tx.countCodeAttempt(
+                    userID: candidate.userID,
+                    purpose: candidate.purpose,
+                    below: maximumAttempts
+                )
+            else { continue }
+            if counted.expiresAt > now, codes.matches(token, counted) {
+                var found = counted
+                found.attempts -= 1  // this try, counted already, is within the limit
+                return .success(found)
+            }
         }
         return .failure(.otpExpired)
     }

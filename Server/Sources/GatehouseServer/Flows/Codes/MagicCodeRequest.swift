@@ -8,10 +8,12 @@ struct MagicCodeRequest: Sendable {
     let delivery: CodeDelivery
     /// `GATEHOUSE_DISABLE_SIGNUP`.
     let signupDisabled: Bool
+    let metadataLimit: MetadataLimit
     let now: @Sendable () -> Date
 
     func callAsFunction(_ body: OTPRequest, ip: String) async throws {
         let now = now()
+        try metadataLimit.check(body.data)
         try await delivery.spendBudget(client: ip, now: now)
         let email = try EmailAddress.normalized(body.email)
         let createUser = (body.createUser ?? true) && !signupDisabled
@@ -31,6 +33,8 @@ struct MagicCodeRequest: Sendable {
             guard let user else { return nil }
             return try await delivery.issue(.magicLink, for: user.id, to: email, spacing: .refuse, in: tx, now: now)
         }
+        // An address no account has is spaced like a known one (whose code refuses in `issue`).
+        if mail == nil { try await delivery.spaceUnknownRecipient(email, purpose: .magicLink, now: now) }
         delivery.send(mail)
     }
 }

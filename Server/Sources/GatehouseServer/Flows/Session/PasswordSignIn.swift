@@ -5,15 +5,15 @@ import HTTPTypes
 /// `POST /token?grant_type=password`: e-mail and password.
 ///
 /// Unknown e-mail and wrong password answer identically after exactly one bcrypt each (a dummy
-/// hash for unknown users); failures count against the account's hourly limit. bcrypt runs
+/// hash for unknown users); failures slow further tries on the account from the same client
+/// network (``FailedPasswordDelays``), never the owner elsewhere or a code sign-in. bcrypt runs
 /// outside any transaction, so the user is read again inside it: a password change, ban or
 /// deletion that landed meanwhile wins.
 struct PasswordSignIn: Sendable {
     let storage: any AuthStorage
     let passwords: PasswordHasher
-    let limiter: any RateLimiter
-    /// Failed passwords per account per hour.
-    let failureLimit: Int
+    /// The growing delays after failed passwords.
+    let delays: FailedPasswordDelays
     let sessions: SessionIssuer
     let audit: AuditLog
     let now: @Sendable () -> Date
@@ -23,15 +23,7 @@ struct PasswordSignIn: Sendable {
         let now = now()
         guard let rawEmail = body.email, !body.password.isEmpty else { throw APIError.invalidCredentials }
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        if let retry = try await limiter.isLimited(
-            .failedPassword,
-            key: email,
-            limit: failureLimit,
-            window: 3600,
-            now: now
-        ) {
-            throw APIError.rateLimited(retryAfter: retry)
-        }
+        try await delays.check(account: email, client: ip, now: now)
         let user = try await storage.read { try await $0.user(email: email) }
         // Always one bcrypt verification, against a dummy hash for unknown users.
         let matches = try await passwords.verify(
@@ -39,7 +31,7 @@ struct PasswordSignIn: Sendable {
             hash: body.password.utf8.count > 72 ? nil : user?.passwordHash
         )
         guard let user, matches else {
-            try? await limiter.hit(.failedPassword, key: email, limit: Int.max, window: 3600, now: now)
+            await delays.recordFailure(account: email, client: ip, now: now)
             try await storage.transaction { tx in
                 try await audit.record("login_failed", actor: user?.id, ip: ip, in: tx)
             }

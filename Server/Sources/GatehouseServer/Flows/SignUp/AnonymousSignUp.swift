@@ -15,6 +15,7 @@ struct AnonymousSignUp: Sendable {
     func callAsFunction(_ body: SignUpRequest, ip: String) async throws -> WireSession {
         let now = now()
         try settings.checkEnabled()
+        try settings.metadataLimit.check(body.data)
         guard settings.anonymousUsers else {
             throw APIError(.unprocessableContent, .anonymousProviderDisabled, "Anonymous sign-ins are disabled")
         }

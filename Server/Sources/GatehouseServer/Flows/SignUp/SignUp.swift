@@ -30,6 +30,7 @@ struct SignUp: Sendable {
     func callAsFunction(_ body: SignUpRequest, ip: String) async throws -> Answer {
         let now = now()
         try settings.checkEnabled()
+        try settings.metadataLimit.check(body.data)
         try await limiter.hit(.otp, key: ip, limit: settings.sendLimit, window: 300, now: now)
         let email = try EmailAddress.normalized(body.email)
         guard let password = body.password else { throw APIError.validation("Signup requires a valid password") }

@@ -13,6 +13,8 @@ struct SignUpSettings: Sendable {
     var sendLimit: Int
     /// Anonymous sign-ups per client address per hour.
     var anonymousLimit: Int
+    /// The size limit of the `data` a sign-up stores.
+    var metadataLimit: MetadataLimit
 
     init(_ configuration: ServerConfiguration) {
         disabled = configuration.signupDisabled
@@ -20,6 +22,7 @@ struct SignUpSettings: Sendable {
         anonymousUsers = configuration.anonymousUsers
         sendLimit = configuration.rateLimits.otp
         anonymousLimit = configuration.rateLimits.anonymous
+        metadataLimit = MetadataLimit(configuration)
     }
 
     /// 422 `signup_disabled` when sign-ups are off.

@@ -40,10 +40,18 @@ struct SMTPConnection {
             if let path = settings.trustRootsFile { tls.trustRoots = .file(path) }
             let context = try NIOSSLContext(configuration: tls)
             let hostname = settings.host
-            try await channel.eventLoop.submit {
+            // Whatever the relay sent after its 220 came before TLS and is untrusted: it is
+            // dropped, and its presence (a relay pipelining across STARTTLS) ends the session.
+            let pipelined = try await channel.eventLoop.submit {
+                let replies = try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self)
+                guard !replies.discardPending() else { return true }
                 let handler = try NIOSSLClientHandler(context: context, serverHostname: hostname)
                 try channel.pipeline.syncOperations.addHandler(handler, position: .first)
+                return false
             }.get()
+            if pipelined {
+                throw SMTPError(kind: .unexpectedReply, detail: "the server sent data before the TLS handshake")
+            }
             try await session.command(helo, expect: [250])
         }
         if let username = settings.username, let password = settings.password {
@@ -165,6 +173,16 @@ final class SMTPReplyHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         fail(SMTPError(kind: .connectionFailed, detail: "\(error)"), context: context)
         context.close(promise: nil)
+    }
+
+    /// Drops every byte and reply not yet taken (at STARTTLS, before the handshake).
+    /// - Returns: Whether there was any.
+    func discardPending() -> Bool {
+        let any = !buffered.isEmpty || !lines.isEmpty || !ready.isEmpty
+        buffered = []
+        lines = []
+        ready = []
+        return any
     }
 
     /// Called after a waiter is added: a reply may already be there, or the connection gone.

@@ -3,6 +3,13 @@ import Foundation
 /// What a rate limit counts.
 enum RateLimitBucket: String, Sendable {
     case token, verify, otp, anonymous, emailSent, failedPassword, userUpdate
+    /// Mails sent to one address per hour, of every kind.
+    case emailRecipient
+    /// Send requests for an address no account has (spaced like a known one's).
+    case unknownRecipient
+    /// The shorter windows of failed passwords (a minute, ten minutes, an hour; the day is
+    /// ``failedPassword``): the growing delays of ``PasswordSignIn``.
+    case failedPasswordMinute, failedPasswordTenMinutes, failedPasswordHour
 }
 
 /// Fixed-window request counters per bucket and key (a client address or an account): in

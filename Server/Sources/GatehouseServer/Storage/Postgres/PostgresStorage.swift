@@ -115,6 +115,8 @@ public final class PostgresStorage: AuthStorage {
     /// Rate limits kept in this database, shared by every instance.
     var rateLimiter: PostgresRateLimiter { PostgresRateLimiter(client: client, logger: logger) }
 
+    public func checkpoint() async throws {}
+
     public func close() async throws {
         runner.cancel()
         await runner.value

@@ -144,6 +144,18 @@ enum Migrations {
                 "CREATE INDEX one_time_codes_email ON one_time_codes(email)",
             ]
         ),
+        (
+            "0005_revoked_tokens",
+            [
+                // Admin tokens ended before their `exp` (`gatehouse-server admin-token --revoke`).
+                """
+                CREATE TABLE revoked_tokens (
+                    jti TEXT PRIMARY KEY,
+                    revoked_at {real} NOT NULL
+                )
+                """
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.

@@ -39,6 +39,17 @@ extension SQLTransaction {
         )
     }
 
+    func countCodeAttempt(userID: UUID, purpose: CodePurpose, below limit: Int) async throws -> CodeRecord? {
+        try await query(
+            """
+            UPDATE one_time_codes SET attempts = attempts + 1
+            WHERE user_id = ? AND purpose = ? AND attempts < ?
+            RETURNING \(Self.codeColumns)
+            """,
+            [.text(userID.key), .text(purpose.rawValue), .integer(limit)]
+        ).first.flatMap(code(from:))
+    }
+
     func deleteCode(userID: UUID, purpose: CodePurpose) async throws {
         _ = try await query(
             "DELETE FROM one_time_codes WHERE user_id = ? AND purpose = ?",

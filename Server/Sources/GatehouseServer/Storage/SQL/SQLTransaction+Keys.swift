@@ -24,8 +24,23 @@ extension SQLTransaction {
         )
     }
 
+    func updateSigningKey(kid: String, privatePEM: String) async throws {
+        _ = try await query("UPDATE signing_keys SET private_pem = ? WHERE kid = ?", [.text(privatePEM), .text(kid)])
+    }
+
     func deleteSigningKey(kid: String) async throws -> Bool {
         !(try await query("DELETE FROM signing_keys WHERE kid = ? RETURNING kid", [.text(kid)]).isEmpty)
+    }
+
+    func revokeToken(jti: String, at now: Date) async throws {
+        _ = try await query(
+            "INSERT INTO revoked_tokens (jti, revoked_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING",
+            [.text(jti), .float(now.timeIntervalSince1970)]
+        )
+    }
+
+    func isTokenRevoked(jti: String) async throws -> Bool {
+        !(try await query("SELECT 1 AS one FROM revoked_tokens WHERE jti = ?", [.text(jti)]).isEmpty)
     }
 
     func appendAudit(_ entry: AuditEntry) async throws {

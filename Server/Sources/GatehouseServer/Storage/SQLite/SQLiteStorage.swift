@@ -22,7 +22,9 @@ public final class SQLiteStorage: AuthStorage {
         let path: String
         switch database {
         case .sqliteMemory: path = ":memory:"
-        case .sqliteFile(let file): path = file
+        case .sqliteFile(let file):
+            path = file
+            try SQLiteFiles.prepare(path: file)
         case .postgres:
             throw ConfigurationError(variable: "GATEHOUSE_DATABASE_URL", problem: "is not a SQLite database")
         }
@@ -30,7 +32,7 @@ public final class SQLiteStorage: AuthStorage {
         do {
             for pragma in [
                 "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
-                "PRAGMA busy_timeout=5000",
+                "PRAGMA busy_timeout=5000", "PRAGMA secure_delete=ON",
             ] {
                 try connection.execute(pragma)
             }
@@ -126,6 +128,10 @@ public final class SQLiteStorage: AuthStorage {
         return try await readers.withConnection { connection in
             try await body(SQLTransaction(executor: SQLiteExecutor(handle: connection)))
         }
+    }
+
+    public func checkpoint() async throws {
+        try await lock.withLock { try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     public func close() async throws {

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Which `redirect_to` values `GET /verify` honours: the site URL's own origin, or an entry of
+/// `GATEHOUSE_URI_ALLOW_LIST` (exact scheme, host and port; a path that is exact, or ends in
+/// `/*` to allow everything below it). Anything else, or anything parsers could read in two
+/// ways (user-info, backslashes, spaces, control or non-ASCII characters), gets the site URL.
+/// The answer is the URL as re-serialised from its parts, never the text the client sent.
+struct RedirectPolicy: Sendable {
+    /// One allowed place.
+    struct Entry: Sendable, Equatable {
+        let scheme: String
+        let host: String
+        let port: Int?
+        /// The exact path, or with ``isPrefix`` the path every allowed one starts with.
+        let path: String
+        let isPrefix: Bool
+
+        /// Parses an allow-list entry; `nil` when it is not a plain absolute URL.
+        init?(_ text: String) {
+            var text = text
+            var isPrefix = false
+            if text.hasSuffix("/*") {
+                text.removeLast()
+                isPrefix = true
+            }
+            guard let parts = RedirectPolicy.parse(text), parts.query == nil, !parts.path.contains("*") else {
+                return nil
+            }
+            scheme = parts.scheme
+            host = parts.host
+            port = parts.port
+            path = parts.path
+            self.isPrefix = isPrefix
+        }
+
+        func allows(_ url: Parts) -> Bool {
+            guard url.scheme == scheme, url.host == host, url.port == port else { return false }
+            if isPrefix { return url.path.hasPrefix(path) }
+            return url.path == path || (path.isEmpty && url.path == "/") || (path == "/" && url.path.isEmpty)
+        }
+    }
+
+    /// A URL's parts, as this policy reads them.
+    struct Parts: Sendable, Equatable {
+        let scheme: String
+        let host: String
+        /// The explicit port, or the scheme's default.
+        let port: Int?
+        /// Percent-encoded path.
+        let path: String
+        let query: String?
+
+        /// The URL rebuilt from its parts.
+        var serialized: String {
+            var components = URLComponents()
+            components.scheme = scheme
+            components.host = host
+            components.port = port == Self.defaultPort(scheme) ? nil : port
+            components.percentEncodedPath = path
+            components.percentEncodedQuery = query
+            return components.string ?? ""
+        }
+
+        static func defaultPort(_ scheme: String) -> Int? {
+            switch scheme {
+            case "https": 443
+            case "http": 80
+            default: nil
+            }
+        }
+    }
+
+    let siteURL: String
+    let allowList: [Entry]
+
+    /// The site URL's origin, every path on it allowed.
+    private var site: Entry? { Entry(Self.origin(of: siteURL) + "/*") }
+
+    /// Where to send the browser for `requested`: itself, re-serialised, when allowed; else the site URL.
+    func target(_ requested: String?) -> String {
+        guard let requested, let url = Self.parse(requested) else { return siteURL }
+        let entries = (site.map { [$0] } ?? []) + allowList
+        guard entries.contains(where: { $0.allows(url) }) else { return siteURL }
+        return url.serialized
+    }
+
+    /// `scheme://host[:port]` of `url`, without its path.
+    private static func origin(of url: String) -> String {
+        guard let parts = parse(url) else { return url }
+        return Parts(scheme: parts.scheme, host: parts.host, port: parts.port, path: "", query: nil).serialized
+    }
+
+    /// Strict parsing: printable ASCII only, no backslash, no user-info, a scheme and a host.
+    static func parse(_ text: String) -> Parts? {
+        guard !text.isEmpty, text.utf8.count <= 2048,
+            text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }),
+            let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            let host = components.host?.lowercased(), !host.isEmpty,
+            components.user == nil, components.password == nil, !text.contains("@"),
+            host.allSatisfy({
+                $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":" || $0 == "[" || $0 == "]"
+            })
+        else { return nil }
+        return Parts(
+            scheme: scheme,
+            host: host,
+            port: components.port ?? Parts.defaultPort(scheme),
+            path: components.percentEncodedPath,
+            query: components.percentEncodedQuery
+        )
+    }
+}

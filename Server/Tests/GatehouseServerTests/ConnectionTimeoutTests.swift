@@ -1,0 +1,75 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@testable import GatehouseServer
+
+/// Issue 15: connections that stall (half a head, a body that stops or trickles) are closed
+/// within the configured timeouts, while the server keeps answering everyone else.
+@Suite("Connection timeouts")
+struct ConnectionTimeoutTests {
+    @Test func stalledConnectionsAreClosedWhileOthersAreAnswered() async throws {
+        let harness = try await Harness.make {
+            $0.connections.idleTimeout = 1
+            $0.connections.readTimeout = 2
+        }
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            let port = try #require(client.client.port)
+            // Fresh connections for the others (the test client's own would idle out too).
+            let http = HTTPClient()
+            let health = URL(string: "http://127.0.0.1:\(port)/health")!
+            let started = Date()
+            // Given 30 connections with half a head, and 30 with a head and part of a body,
+            var stalled: [RawConnection] = []
+            for index in 0..<60 {
+                let connection = try RawConnection(port: port)
+                if index % 2 == 0 {
+                    connection.send("POST /signup HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n")
+                } else {
+                    connection.send(
+                        "POST /signup HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: 1000\r\n\r\n{\"email\":"
+                    )
+                }
+                stalled.append(connection)
+            }
+            // and one that sends its body a byte every 200 ms (it would take 200 s),
+            let trickle = try RawConnection(port: port)
+            trickle.send("POST /signup HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n")
+            let trickling = Task {
+                while !Task.isCancelled, trickle.send("x") { try? await Task.sleep(for: .milliseconds(200)) }
+            }
+            defer { trickling.cancel() }
+
+            // the server keeps answering others meanwhile,
+            for _ in 0..<5 {
+                let asked = Date()
+                #expect(await http.send("GET", health).status == 200)
+                #expect(Date().timeIntervalSince(asked) < 3, "answered while 61 connections stall")
+                try await Task.sleep(for: .milliseconds(100))
+            }
+
+            // and closes every stalled connection within its timeout (plus scheduling slack).
+            for connection in stalled {
+                #expect(await connection.waitForClose(within: 4), "a stalled connection stayed open")
+            }
+            #expect(Date().timeIntervalSince(started) < 8)
+            #expect(await trickle.waitForClose(within: 3), "a trickling body kept its connection")
+            #expect(Date().timeIntervalSince(started) < 10)
+            #expect(await http.send("GET", health).status == 200)
+        }
+    }
+
+    @Test func timeoutsAndTheConnectionLimitAreConfigurable() throws {
+        let configuration = try ServerConfiguration(environment: [
+            "GATEHOUSE_IDLE_TIMEOUT": "15", "GATEHOUSE_READ_TIMEOUT": "20", "GATEHOUSE_MAX_CONNECTIONS": "64",
+        ])
+        #expect(configuration.connections.idleTimeout == 15)
+        #expect(configuration.connections.readTimeout == 20)
+        #expect(configuration.connections.maxConnections == 64)
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration(environment: ["GATEHOUSE_READ_TIMEOUT": "0"])
+        }
+    }
+}
