@@ -89,6 +89,26 @@ struct SMTPTests {
         }
     }
 
+    @Test func repliesPipelinedAcrossSTARTTLSAreRefused() async throws {
+        // A man in the middle appends a plaintext reply after the 220, hoping the client takes
+        // it as the first reply inside TLS.
+        try await SMTPListener.with(tls: true, injectAfterStartTLS: "250 injected") { listener in
+            let settings = SMTPSettings(
+                host: "localhost",
+                port: listener.port,
+                sender: "auth@gatehouse.test",
+                trustRootsFile: listener.certificateFile
+            )
+            let error = await #expect(throws: SMTPError.self) {
+                try await SMTPMailer(settings: settings, logger: Self.silent).send(
+                    Mail(to: "bob@example.com", subject: "s", body: "b")
+                )
+            }
+            #expect(error?.detail.contains("before the TLS handshake") == true, "\(String(describing: error))")
+            #expect(listener.messages().isEmpty)
+        }
+    }
+
     @Test func wrongCredentialsAreAnAuthenticationFailure() async throws {
         try await SMTPListener.with(tls: true, auth: ("mailer", "relay secret")) { listener in
             let settings = SMTPSettings(

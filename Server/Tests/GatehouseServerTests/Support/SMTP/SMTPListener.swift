@@ -20,9 +20,10 @@ final class SMTPListener: Sendable {
     static func with<Result>(
         tls: Bool,
         auth: (user: String, password: String)? = nil,
+        injectAfterStartTLS: String? = nil,
         _ body: (SMTPListener) async throws -> Result
     ) async throws -> Result {
-        let listener = try await SMTPListener(tls: tls, auth: auth)
+        let listener = try await SMTPListener(tls: tls, auth: auth, inject: injectAfterStartTLS)
         do {
             let result = try await body(listener)
             try await listener.close()
@@ -33,7 +34,9 @@ final class SMTPListener: Sendable {
         }
     }
 
-    private init(tls: Bool, auth: (user: String, password: String)?) async throws {
+    /// - Parameter inject: Plaintext to send right after the STARTTLS reply, in the same write
+    ///   (a relay, or a man in the middle, pipelining across the handshake).
+    private init(tls: Bool, auth: (user: String, password: String)?, inject: String?) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         certificateFile = directory.appendingPathComponent("listener.pem").path
@@ -45,7 +48,7 @@ final class SMTPListener: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
-                    let handler = SMTPListenerHandler(tls: context, credentials: credentials) { mail in
+                    let handler = SMTPListenerHandler(tls: context, credentials: credentials, inject: inject) { mail in
                         inbox.append(mail)
                     }
                     try child.pipeline.syncOperations.addHandler(handler)

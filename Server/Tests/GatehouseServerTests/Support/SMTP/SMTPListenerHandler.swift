@@ -20,15 +20,18 @@ final class SMTPListenerHandler: ChannelInboundHandler {
     private var from: String?
     private var recipients: [String] = []
     private var dataLines: [String]?
+    private let inject: String?
 
     init(
         tls: NIOSSLContext?,
         credentials: (user: String, password: String)?,
+        inject: String? = nil,
         deliver: @escaping @Sendable (ReceivedMail) -> Void
     ) {
         self.tls = tls
         self.credentials = credentials
         self.deliver = deliver
+        self.inject = inject
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -70,7 +73,7 @@ final class SMTPListenerHandler: ChannelInboundHandler {
             }
         case "STARTTLS":
             guard let tls, !secured else { return replying(context, "502 5.5.1 STARTTLS not offered") }
-            reply(context, "220 2.0.0 Ready to start TLS")
+            reply(context, "220 2.0.0 Ready to start TLS" + (inject.map { "\r\n" + $0 } ?? ""))
             // The client starts the handshake only after this reply, so nothing is in flight.
             pending = ""
             secured = true
