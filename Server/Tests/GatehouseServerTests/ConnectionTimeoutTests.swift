@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import Testing
 
@@ -59,6 +60,32 @@ struct ConnectionTimeoutTests {
             #expect(Date().timeIntervalSince(started) < 10)
             #expect(await http.send("GET", health).status == 200)
         }
+    }
+
+    @Test func connectionsBeyondTheLimitWaitForAFreeSlot() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gatehouse-slots-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await ServerInstance(
+            environment: [
+                "GATEHOUSE_DATABASE_URL": directory.appendingPathComponent("gatehouse.sqlite").path,
+                "GATEHOUSE_MAX_CONNECTIONS": "2", "GATEHOUSE_IDLE_TIMEOUT": "1",
+            ],
+            logDirectory: directory
+        )
+        try await Task.sleep(for: .milliseconds(1500))  // the start-up probe's connection has idled out
+        // Given two idle connections holding both slots,
+        let idle = [try RawConnection(port: server.port), try RawConnection(port: server.port)]
+        try await Task.sleep(for: .milliseconds(200))
+        // a third client is accepted only once an idle one has timed out.
+        let asked = Date()
+        let answer = await HTTPClient().send("GET", server.url.appendingPathComponent("health"))
+        #expect(answer.status == 200)
+        #expect(Date().timeIntervalSince(asked) > 0.5, "it waited for a slot")
+        for connection in idle { #expect(await connection.waitForClose(within: 2)) }
+        await server.kill9()
     }
 
     @Test func timeoutsAndTheConnectionLimitAreConfigurable() throws {
