@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import HTTPTypes
 import HummingbirdTesting
 import Testing
@@ -110,6 +111,8 @@ struct AbuseLimitTests {
         try await harness.live { client in
             #expect(try await client.post("/otp", #"{"email":"ada@example.com"}"#).status == .ok)
             let code = try await client.waitForCode(to: "ada@example.com")
+            let codes = harness.server.services.codes
+            let compared = codes.comparisonCount
             let wrong = (0..<60).map { String(format: "%06d", (Int(code)! + 1 + $0) % 1_000_000) }
             // 60 wrong guesses at once, as real concurrent requests on their own connections.
             let http = HTTPClient()
@@ -135,6 +138,44 @@ struct AbuseLimitTests {
                 try await $0.code(userID: user.id, purpose: .magicLink)
             }
             #expect(stored?.attempts == 5, "every guess was counted, and none past the limit")
+            #expect(codes.comparisonCount - compared == 5, "checked exactly as often as the limit allows")
+            let right = try await client.post(
+                "/verify",
+                #"{"type":"email","email":"ada@example.com","token":"\#(code)"}"#
+            )
+            #expect(right.status == .forbidden, "the code died after 5 wrong guesses")
+        }
+    }
+
+    @Test func concurrentWrongGuessesFromManyAddressesNeverPassTheAttemptLimit() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let verification = harness.server.services.codeVerification
+        let codes = harness.server.services.codes
+        try await harness.live { client in
+            #expect(try await client.post("/otp", #"{"email":"ada@example.com"}"#).status == .ok)
+            let code = try await client.waitForCode(to: "ada@example.com")
+            let compared = codes.comparisonCount
+            // 200 wrong guesses at once, each from its own address (no shared limiter row).
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<200 {
+                    let guess = String(format: "%06d", (Int(code)! + 1 + index) % 1_000_000)
+                    group.addTask {
+                        _ = try? await verification(
+                            VerifyRequest(type: .email, email: "ada@example.com", token: guess),
+                            ip: "198.51.\(index / 256).\(index % 256)"
+                        )
+                    }
+                }
+            }
+            let user = try #require(
+                try await harness.server.storage.read { try await $0.user(email: "ada@example.com") }
+            )
+            let stored = try await harness.server.storage.read {
+                try await $0.code(userID: user.id, purpose: .magicLink)
+            }
+            #expect(stored?.attempts == 5)
+            #expect(codes.comparisonCount - compared == 5, "checked exactly as often as the limit allows")
             let right = try await client.post(
                 "/verify",
                 #"{"type":"email","email":"ada@example.com","token":"\#(code)"}"#

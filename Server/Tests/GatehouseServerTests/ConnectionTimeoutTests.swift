@@ -71,11 +71,11 @@ struct ConnectionTimeoutTests {
         let server = try await ServerInstance(
             environment: [
                 "GATEHOUSE_DATABASE_URL": directory.appendingPathComponent("gatehouse.sqlite").path,
-                "GATEHOUSE_MAX_CONNECTIONS": "2", "GATEHOUSE_IDLE_TIMEOUT": "1",
+                "GATEHOUSE_MAX_CONNECTIONS": "2", "GATEHOUSE_IDLE_TIMEOUT": "3",
             ],
             logDirectory: directory
         )
-        try await Task.sleep(for: .milliseconds(1500))  // the start-up probe's connection has idled out
+        try await Task.sleep(for: .milliseconds(3500))  // the start-up probe's connection has idled out
         // Given two idle connections holding both slots,
         let idle = [try RawConnection(port: server.port), try RawConnection(port: server.port)]
         try await Task.sleep(for: .milliseconds(200))
@@ -83,8 +83,8 @@ struct ConnectionTimeoutTests {
         let asked = Date()
         let answer = await HTTPClient().send("GET", server.url.appendingPathComponent("health"))
         #expect(answer.status == 200)
-        #expect(Date().timeIntervalSince(asked) > 0.5, "it waited for a slot")
-        for connection in idle { #expect(await connection.waitForClose(within: 2)) }
+        #expect(Date().timeIntervalSince(asked) > 1, "it waited for a slot")
+        for connection in idle { #expect(await connection.waitForClose(within: 4)) }
         await server.kill9()
     }
 

@@ -1,9 +1,18 @@
 import Foundation
+import Synchronization
 
 /// E-mailed codes: 6 uniform digits from the CSPRNG (rejection sampling, no modulo bias) plus a
 /// 256-bit link token. Only an HMAC of the digits and a SHA-256 of the link token are stored.
 struct OneTimeCodes: Sendable {
     let secret: ServerSecret
+    /// How many codes were compared with a guess (tests check that attempt limits hold under
+    /// concurrency).
+    var comparisonCount: Int { comparisons.value.load(ordering: .relaxed) }
+    private let comparisons = ComparisonCounter()
+
+    init(secret: ServerSecret) {
+        self.secret = secret
+    }
 
     /// A freshly issued code: what the user receives and the row that is stored.
     struct Issued: Sendable {
@@ -43,6 +52,12 @@ struct OneTimeCodes: Sendable {
 
     /// Whether `code` is the one `record` was issued with (constant-time comparison).
     func matches(_ code: String, _ record: CodeRecord) -> Bool {
-        ConstantTime.equal(record.codeHash, hash(code: code, email: record.email, purpose: record.purpose))
+        comparisons.value.add(1, ordering: .relaxed)
+        return ConstantTime.equal(record.codeHash, hash(code: code, email: record.email, purpose: record.purpose))
     }
+}
+
+/// A shareable atomic counter.
+private final class ComparisonCounter: Sendable {
+    let value = Atomic<Int>(0)
 }
