@@ -159,7 +159,8 @@ extension GatehouseServerCommand {
 
 extension ServerOptions {
     /// Opens and migrates the configured database (SQLite or PostgreSQL, see `ServerDatabase`)
-    /// without starting the server, logging only errors, runs `body` on its storage and closes it.
+    /// without starting the server, logging only errors, runs `body` on it and closes it (keys
+    /// are sealed under its server secret, so `keys rotate` and `admin-token` need that secret).
     func withDatabase(_ body: (ServerDatabase) async throws -> Void) async throws {
         var logger = Logger(label: "gatehouse")
         logger.logLevel = .error
