@@ -2,14 +2,16 @@ import Foundation
 
 /// Each flow, built with only the services it needs.
 extension ServerServices {
+    /// The growing delays after wrong passwords, shared by sign-in and `current_password`.
+    var passwordDelays: FailedPasswordDelays {
+        FailedPasswordDelays(limiter: limiter, dailyLimit: configuration.rateLimits.failedPasswordsPerAccount)
+    }
+
     var passwordSignIn: PasswordSignIn {
         PasswordSignIn(
             storage: storage,
             passwords: passwords,
-            delays: FailedPasswordDelays(
-                limiter: limiter,
-                dailyLimit: configuration.rateLimits.failedPasswordsPerAccount
-            ),
+            delays: passwordDelays,
             sessions: sessions,
             audit: audit,
             now: now
@@ -100,8 +102,7 @@ extension ServerServices {
             storage: storage,
             policy: policy,
             passwords: passwords,
-            limiter: limiter,
-            failureLimit: configuration.rateLimits.failedPasswordsPerAccount,
+            delays: passwordDelays,
             check: reauthenticationCheck,
             emailChange: EmailChange(delivery: delivery),
             guestUpgrade: GuestUpgrade(

@@ -15,9 +15,8 @@ struct UserUpdate: Sendable {
     let storage: any AuthStorage
     let policy: PasswordPolicy
     let passwords: PasswordHasher
-    let limiter: any RateLimiter
-    /// Failed passwords per account per hour (shared with password sign-in).
-    let failureLimit: Int
+    /// Wrong `current_password`s slow password sign-in like wrong passwords do.
+    let delays: FailedPasswordDelays
     let check: ReauthenticationCheck
     let emailChange: EmailChange
     let guestUpgrade: GuestUpgrade
@@ -30,7 +29,7 @@ struct UserUpdate: Sendable {
     func callAsFunction(_ body: UpdateUserRequest, caller: Caller, ip: String) async throws -> UserRecord {
         let now = now()
         try await check(body.nonce, userID: caller.user.id, now: now)
-        let hash = try await newPasswordHash(body, caller: caller, now: now)
+        let hash = try await newPasswordHash(body, caller: caller, ip: ip, now: now)
         let (updated, mails): (UserRecord, [Mail?]) = try await storage.transaction { tx in
             guard var user = try await tx.user(id: caller.user.id) else { throw APIError.userNotFoundForToken }
             var mails: [Mail?] = []
@@ -71,11 +70,16 @@ struct UserUpdate: Sendable {
     }
 
     /// The hash of the new password, after its checks; `nil` when the update sets none.
-    private func newPasswordHash(_ body: UpdateUserRequest, caller: Caller, now: Date) async throws -> String? {
+    private func newPasswordHash(
+        _ body: UpdateUserRequest,
+        caller: Caller,
+        ip: String,
+        now: Date
+    ) async throws -> String? {
         guard let password = body.password else { return nil }
         try policy.check(password, email: body.email ?? caller.user.email)
         if let currentPassword = body.currentPassword {
-            try await verifyCurrent(currentPassword, of: caller.user, now: now)
+            try await verifyCurrent(currentPassword, of: caller.user, ip: ip, now: now)
         } else if !caller.user.isAnonymous, body.nonce == nil,
             now.timeIntervalSince(caller.session.createdAt) > 24 * 3600
         {
@@ -91,20 +95,13 @@ struct UserUpdate: Sendable {
         return try await passwords.hash(password)
     }
 
-    /// Checks `current_password`; a wrong one counts against the account's hourly password limit.
-    private func verifyCurrent(_ currentPassword: String, of user: UserRecord, now: Date) async throws {
+    /// Checks `current_password`; a wrong one counts like a wrong password at sign-in, for the
+    /// account on the client's network (``FailedPasswordDelays``).
+    private func verifyCurrent(_ currentPassword: String, of user: UserRecord, ip: String, now: Date) async throws {
         let key = user.email ?? user.id.uuidString.lowercased()
-        if let retry = try await limiter.isLimited(
-            .failedPassword,
-            key: key,
-            limit: failureLimit,
-            window: 3600,
-            now: now
-        ) {
-            throw APIError.rateLimited(retryAfter: retry)
-        }
+        try await delays.check(account: key, client: ip, now: now)
         guard try await passwords.verify(currentPassword, hash: user.passwordHash) else {
-            try? await limiter.hit(.failedPassword, key: key, limit: Int.max, window: 3600, now: now)
+            await delays.recordFailure(account: key, client: ip, now: now)
             throw APIError(.badRequest, .currentPasswordInvalid, "Current password is incorrect")
         }
     }
