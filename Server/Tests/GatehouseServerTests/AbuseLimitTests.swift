@@ -184,6 +184,40 @@ struct AbuseLimitTests {
         }
     }
 
+    @Test func concurrentWrongReauthenticationNoncesNeverPassTheAttemptLimit() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let codes = harness.server.services.codes
+        let storage = harness.server.storage
+        let now = harness.clock.now()
+        try await harness.live { client in
+            let session = try await client.confirmedSession(email: "ada@example.com")
+            let mailed = await client.mailCount(to: "ada@example.com")
+            #expect(try await client.get("/reauthenticate", bearer: session.string("access_token")).status == .ok)
+            let nonce = try await client.waitForCode(to: "ada@example.com", after: mailed)
+            let user = try #require(try await storage.read { try await $0.user(email: "ada@example.com") })
+            let compared = codes.comparisonCount
+            // 100 wrong nonces checked at once, each in its own transaction.
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<100 {
+                    let guess = String(format: "%06d", (Int(nonce)! + 1 + index) % 1_000_000)
+                    group.addTask {
+                        _ = try? await storage.transaction { tx in
+                            try await codes.consumeReauthentication(
+                                guess,
+                                userID: user.id,
+                                maximumAttempts: 5,
+                                in: tx,
+                                now: now
+                            )
+                        }
+                    }
+                }
+            }
+            #expect(codes.comparisonCount - compared == 5, "checked exactly as often as the limit allows")
+        }
+    }
+
     @Test func theMemoryLimiterStaysBoundedAndKeepsOtherBucketsWindows() async throws {
         let limiter = MemoryRateLimiter(capacity: 1000)
         let now = Date()

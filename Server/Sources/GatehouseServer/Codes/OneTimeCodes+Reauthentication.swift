@@ -4,8 +4,9 @@ import HTTPTypes
 
 extension OneTimeCodes {
     /// Checks the e-mailed reauthentication code of `GET /reauthenticate` in `tx`: a match
-    /// consumes it; a miss counts one wrong try (`security.md` OTP-5). The caller commits `tx`
-    /// either way and throws ``reauthenticationNotValid`` after a miss.
+    /// consumes it; every try is counted first, in one statement, so that concurrent guesses
+    /// never pass `maximumAttempts` (`security.md` OTP-5). The caller commits `tx` either way
+    /// and throws ``reauthenticationNotValid`` after a miss.
     ///
     /// - Returns: Whether `nonce` was the live code.
     func consumeReauthentication(
@@ -15,13 +16,14 @@ extension OneTimeCodes {
         in tx: any StorageTransaction,
         now: Date
     ) async throws -> Bool {
-        guard let record = try await tx.code(userID: userID, purpose: .reauthentication),
-            record.expiresAt > now, record.attempts < maximumAttempts
+        guard
+            let record = try await tx.countCodeAttempt(
+                userID: userID,
+                purpose: .reauthentication,
+                below: maximumAttempts
+            ),
+            record.expiresAt > now, matches(nonce, record)
         else { return false }
-        guard matches(nonce, record) else {
-            try await tx.updateCodeAttempts(userID: userID, purpose: .reauthentication, attempts: record.attempts + 1)
-            return false
-        }
         try await tx.deleteCode(userID: userID, purpose: .reauthentication)
         return true
     }

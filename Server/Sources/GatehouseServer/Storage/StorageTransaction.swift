@@ -21,7 +21,6 @@ public protocol StorageTransaction: StorageReader {
 
     /// Stores a code, replacing the user's previous code of the same purpose.
     func upsertCode(_ code: CodeRecord) async throws
-    func updateCodeAttempts(userID: UUID, purpose: CodePurpose, attempts: Int) async throws
     /// Counts one attempt at the user's code of `purpose` if it has had fewer than `limit`, in
     /// one statement (`attempts = attempts + 1 … RETURNING`), so that concurrent guesses queue
     /// on the row and never pass the limit together.

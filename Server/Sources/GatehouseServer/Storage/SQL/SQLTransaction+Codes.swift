@@ -32,13 +32,6 @@ extension SQLTransaction {
             .first.flatMap(code(from:))
     }
 
-    func updateCodeAttempts(userID: UUID, purpose: CodePurpose, attempts: Int) async throws {
-        _ = try await query(
-            "UPDATE one_time_codes SET attempts = ? WHERE user_id = ? AND purpose = ?",
-            [.integer(attempts), .text(userID.key), .text(purpose.rawValue)]
-        )
-    }
-
     func countCodeAttempt(userID: UUID, purpose: CodePurpose, below limit: Int) async throws -> CodeRecord? {
         try await query(
             """
