@@ -15,14 +15,15 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     init?(_ text: some StringProtocol) {
         let text = String(text)
         guard text.utf8.count <= 45, !text.isEmpty else { return nil }
-        var v4 = in_addr()
+        // Plain byte buffers rather than `in_addr()`/`in6_addr()`, whose zero initialisers a
+        // clean build attributes to NIO's C module (MemberImportVisibility).
+        var v4 = [UInt8](repeating: 0, count: 4)
         if inet_pton(AF_INET, text, &v4) == 1 {
-            bytes = withUnsafeBytes(of: &v4) { Array($0) }
+            bytes = v4
             return
         }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        let raw = withUnsafeBytes(of: &v6) { Array($0) }
+        var raw = [UInt8](repeating: 0, count: 16)
+        guard inet_pton(AF_INET6, text, &raw) == 1 else { return nil }
         if raw[0..<10].allSatisfy({ $0 == 0 }) && raw[10] == 0xFF && raw[11] == 0xFF {
             bytes = Array(raw[12..<16])
         } else {
