@@ -55,7 +55,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 "GatehouseSQLiteSupport",
             ],
-            resources: [.copy("Resources/common-passwords.txt")]
+            resources: [.copy("Resources/common-passwords.txt"), .copy("Resources/openapi.yaml")]
         ),
         // One C call Swift cannot make (a variadic SQLite function); see its header.
         .target(name: "GatehouseSQLiteSupport"),

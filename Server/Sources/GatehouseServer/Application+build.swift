@@ -64,7 +64,8 @@ public func buildServer(
 func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: BrowserOriginMiddleware(allowedOrigins: services.configuration.corsAllowedOrigins))
-    router.add(middleware: ErrorMiddleware())
+    let routeMethods = RouteMethods()
+    router.add(middleware: ErrorMiddleware(routeMethods: routeMethods))
     router.add(
         middleware: ClientAddressMiddleware(
             rule: ClientAddress(
@@ -89,6 +90,7 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
 
     MetadataController(configuration: services.configuration, publicJWKs: services.tokens.publicJWKs)
         .register(on: router)
+    OperationsController(storage: services.storage).register(on: router)
     SignUpController(signUp: services.signUp, anonymous: services.anonymousSignUp).register(on: router)
     TokenController(
         password: services.passwordSignIn,
@@ -123,5 +125,6 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     )
     .register(on: admin)
     AdminLinkController(invitation: services.invitation, links: services.linkGeneration).register(on: admin)
+    routeMethods.record(router.routes)
     return router
 }

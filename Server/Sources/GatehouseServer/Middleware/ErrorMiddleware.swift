@@ -9,6 +9,9 @@ import Logging
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
+    /// The registered routes' methods: a known path with another method is 405, not 404.
+    let routeMethods: RouteMethods
+
     func handle(
         _ request: Request,
         context: Context,
@@ -25,7 +28,12 @@ struct ErrorMiddleware: RouterMiddleware {
             case .contentTooLarge:
                 throw APIError(.contentTooLarge, .requestEntityTooLarge, "Request body too large")
             case .notFound:
-                throw APIError(.notFound, .notFound, "Not found")
+                let allowed = routeMethods.methods(for: request.uri.path)
+                guard !allowed.isEmpty else { throw APIError(.notFound, .notFound, "Not found") }
+                var response = try APIError(.methodNotAllowed, .methodNotAllowed, "Method not allowed")
+                    .response(from: request, context: context)
+                response.headers[.allow] = allowed.joined(separator: ", ")
+                return response
             case .methodNotAllowed:
                 throw APIError(.methodNotAllowed, .methodNotAllowed, "Method not allowed")
             default:

@@ -31,4 +31,7 @@ public protocol StorageReader: Sendable {
     func isTokenRevoked(jti: String) async throws -> Bool
 
     func auditEntries(limit: Int) async throws -> [AuditEntry]
+
+    /// Whether migrations are missing or running (``SQLTransaction/migrationsPending()``); `/ready` asks.
+    func migrationsPending() async throws -> Bool
 }

@@ -1,0 +1,76 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Synchronization
+
+/// `GET /ready` (the database answers and its schema is complete) and `GET /openapi.yaml` (the
+/// API document, ``APIDocument``). `GET /health` stays in ``MetadataController``: it never
+/// touches the database.
+struct OperationsController {
+    let storage: any AuthStorage
+    /// How long `/ready` waits for the database before answering 503.
+    var readinessTimeout: Duration = .seconds(2)
+
+    /// The body of `/ready`.
+    struct Readiness: Encodable, Sendable {
+        var status: String
+    }
+
+    func register(on router: some RouterMethods<AppRequestContext>) {
+        router.get("ready") { request, _ in
+            let status = await readiness()
+            return try JSONBody.response(
+                Readiness(status: status),
+                status: status == "ready" ? .ok : .serviceUnavailable,
+                request: request
+            )
+        }
+        router.get("openapi.yaml") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "application/yaml; charset=utf-8"
+            headers[.cacheControl] = "public, max-age=3600"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: APIDocument.yaml)))
+        }
+    }
+
+    /// `ready`, `migrations_pending` or `database_unavailable` (also when the database takes longer than
+    /// ``readinessTimeout``: a database that hangs must not hang the probe).
+    func readiness() async -> String {
+        let storage = storage
+        let timeout = readinessTimeout
+        let answer = FirstAnswer()
+        @Sendable func finish(_ status: String) { answer.resume(status) }
+        return await withCheckedContinuation { continuation in
+            answer.set(continuation)
+            Task {
+                do {
+                    finish(try await storage.read { try await $0.migrationsPending() } ? "migrations_pending" : "ready")
+                } catch {
+                    finish("database_unavailable")
+                }
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                finish("database_unavailable")
+            }
+        }
+    }
+}
+
+/// The continuation of a race that the first finisher resumes; later ones are ignored.
+private final class FirstAnswer: Sendable {
+    private let continuation = Mutex<CheckedContinuation<String, Never>?>(nil)
+
+    func set(_ value: CheckedContinuation<String, Never>) {
+        continuation.withLock { $0 = value }
+    }
+
+    func resume(_ status: String) {
+        continuation.withLock { value in
+            value?.resume(returning: status)
+            value = nil
+        }
+    }
+}
