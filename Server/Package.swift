@@ -53,6 +53,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "GatehouseSQLiteSupport",
             ],
             resources: [.copy("Resources/common-passwords.txt"), .copy("Resources/openapi.yaml")]

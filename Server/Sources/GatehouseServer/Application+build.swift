@@ -12,6 +12,14 @@ public struct GatehouseServerApp: Sendable {
     /// The services the flows were built from (tests read the password hasher's counter).
     let services: ServerServices
 
+    /// Deletes the sessions that have ended by inactivity or lifetime now, as the application's
+    /// background sweep does every `sessionSweepInterval`.
+    /// - Returns: How many it deleted.
+    @discardableResult
+    public func sweepEndedSessions() async throws -> Int {
+        try await services.sessionSweep(logger: application.logger).sweep()
+    }
+
     /// A `service_role` token for the admin API.
     public func serviceRoleToken() async throws -> String {
         try await services.tokens.serviceRoleToken(now: services.now())
@@ -54,6 +62,7 @@ public func buildServer(
             serverName: "Gatehouse",
             availableConnectionsDelegate: MaximumAvailableConnections(connections.maxConnections, logger: logger)
         ),
+        services: [services.sessionSweep(logger: logger)],
         logger: logger
     )
     return GatehouseServerApp(application: application, storage: database.storage, services: services)
@@ -117,6 +126,7 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     )
     .register(on: signedIn)
     IdentityController(unlink: services.identityUnlink).register(on: signedIn)
+    SessionController(listing: services.sessionListing, ending: services.sessionEnding).register(on: signedIn)
     AdminController(
         lookup: services.adminUserLookup,
         creation: services.adminUserCreation,
@@ -125,6 +135,12 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     )
     .register(on: admin)
     AdminLinkController(invitation: services.invitation, links: services.linkGeneration).register(on: admin)
+    AdminSessionController(
+        lookup: services.adminUserLookup,
+        listing: services.sessionListing,
+        ending: services.adminSessionEnding
+    )
+    .register(on: admin)
     routeMethods.record(router.routes)
     return router
 }

@@ -7,12 +7,14 @@ import Testing
 struct AuthenticationMiddlewareTests {
     static let callerRoutes: [(HTTPRequest.Method, String)] = [
         (.get, "/user"), (.put, "/user"), (.delete, "/user"), (.post, "/logout"), (.get, "/reauthenticate"),
-        (.delete, "/user/identities/\(UUID().uuidString)"),
+        (.delete, "/user/identities/\(UUID().uuidString)"), (.get, "/user/sessions"),
+        (.delete, "/user/sessions/\(UUID().uuidString)"),
     ]
     static let adminRoutes: [(HTTPRequest.Method, String)] = [
         (.get, "/admin/users"), (.post, "/admin/users"), (.get, "/admin/users/\(UUID().uuidString)"),
         (.put, "/admin/users/\(UUID().uuidString)"), (.delete, "/admin/users/\(UUID().uuidString)"),
-        (.post, "/invite"), (.post, "/admin/generate_link"),
+        (.post, "/invite"), (.post, "/admin/generate_link"), (.get, "/admin/users/\(UUID().uuidString)/sessions"),
+        (.delete, "/admin/users/\(UUID().uuidString)/sessions/\(UUID().uuidString)"),
     ]
 
     @Test func everyGuardedRouteWantsABearerAndAdminRoutesWantAnAdmin() async throws {

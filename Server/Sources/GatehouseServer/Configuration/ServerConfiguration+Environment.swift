@@ -71,6 +71,9 @@ extension ServerConfiguration {
         if let days = try reader.integer("GATEHOUSE_SESSION_LIFETIME_DAYS", in: 1...3650) {
             sessionLifetime = TimeInterval(days) * 86_400
         }
+        if let seconds = try reader.integer("GATEHOUSE_SESSION_SWEEP_SECONDS", in: 1...86_400) {
+            sessionSweepInterval = TimeInterval(seconds)
+        }
         try readProxySettings(reader)
         try readLinkSettings(reader)
         connections.idleTimeout = try reader.integer("GATEHOUSE_IDLE_TIMEOUT", in: 1...3600) ?? connections.idleTimeout

@@ -48,6 +48,8 @@ public struct ServerConfiguration: Sendable {
     public var sessionInactivityTimeout: TimeInterval = 30 * 86_400
     /// Sessions end this long (seconds) after sign-in, however active.
     public var sessionLifetime: TimeInterval = 365 * 86_400
+    /// Seconds between sweeps that delete sessions ended by inactivity or lifetime.
+    public var sessionSweepInterval: TimeInterval = 600
     /// Seconds within which a rotated refresh token may be presented again.
     public var refreshReuseInterval: TimeInterval = 10
     /// Seconds an e-mailed code stays valid.

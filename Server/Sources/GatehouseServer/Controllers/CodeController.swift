@@ -19,7 +19,8 @@ struct CodeController {
             return try JSONBody.empty(request: request)
         }
         router.post("verify") { request, context in
-            let body = try await JSONBody.decode(VerifyRequest.self, from: request, context: context)
+            var body = try await JSONBody.decode(VerifyRequest.self, from: request, context: context)
+            body.device = DeviceLabel.resolve(field: body.device, headers: request.headers)
             switch try await verification(body, ip: context.clientKey) {
             case .session(let session):
                 return try JSONBody.response(session, request: request)
@@ -53,7 +54,11 @@ struct CodeController {
                 throw APIError.validation("Verify requires a token and a type")
             }
             let answer = try await verification(
-                VerifyRequest(type: VerificationType(rawValue: type), tokenHash: token),
+                VerifyRequest(
+                    type: VerificationType(rawValue: type),
+                    tokenHash: token,
+                    device: DeviceLabel.resolve(field: nil, headers: request.headers)
+                ),
                 ip: context.clientKey
             )
             guard case .session(let session) = answer else {

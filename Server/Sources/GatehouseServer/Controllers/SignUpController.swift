@@ -14,7 +14,8 @@ struct SignUpController {
     }
 
     func signUp(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(SignUpRequest.self, from: request, context: context)
+        var body = try await JSONBody.decode(SignUpRequest.self, from: request, context: context)
+        body.device = DeviceLabel.resolve(field: body.device, headers: request.headers)
         guard body.email != nil || body.password != nil else {
             return try JSONBody.response(try await anonymous(body, ip: context.clientKey), request: request)
         }

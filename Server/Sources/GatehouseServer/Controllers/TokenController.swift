@@ -19,13 +19,15 @@ struct TokenController {
     func token(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         switch request.uri.queryParameters.get("grant_type") {
         case "password":
-            let body = try await JSONBody.decode(PasswordGrantRequest.self, from: request, context: context)
+            var body = try await JSONBody.decode(PasswordGrantRequest.self, from: request, context: context)
+            body.device = DeviceLabel.resolve(field: body.device, headers: request.headers)
             return try JSONBody.response(try await password(body, ip: context.clientKey), request: request)
         case "refresh_token":
             let body = try await JSONBody.decode(RefreshTokenGrantRequest.self, from: request, context: context)
             return try JSONBody.response(try await refresh(body.refreshToken, ip: context.clientKey), request: request)
         case "id_token":
-            let body = try await JSONBody.decode(IDTokenGrantRequest.self, from: request, context: context)
+            var body = try await JSONBody.decode(IDTokenGrantRequest.self, from: request, context: context)
+            body.device = DeviceLabel.resolve(field: body.device, headers: request.headers)
             return try JSONBody.response(
                 try await idToken(body, bearer: context.bearer, ip: context.clientKey),
                 request: request

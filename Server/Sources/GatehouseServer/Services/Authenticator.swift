@@ -3,11 +3,14 @@ import GatehouseCore
 import HTTPTypes
 
 /// Verifies bearer tokens: the signature and claims, then that the session and user still
-/// exist, so that logout, bans and deletion take effect at once. Used by ``CallerMiddleware``,
+/// exist and the session has not ended by time, so that logout, ending a session, bans and
+/// deletion take effect at once. Used by ``CallerMiddleware``,
 /// ``AdminMiddleware`` and the flows that verify a bearer only sometimes.
 struct Authenticator: Sendable {
     let tokens: TokenService
     let storage: any AuthStorage
+    /// When sessions end by themselves (their rows may wait for ``SessionSweep``).
+    let lifetime: SessionLifetime
     let now: @Sendable () -> Date
 
     /// The caller of a user's access token.
@@ -21,7 +24,9 @@ struct Authenticator: Sendable {
         guard let userID = UUID(uuidString: claims.sub) else { throw APIError.badJWT("sub is not a user id") }
         // The session's row names its user (deleting a user deletes its sessions).
         let found = try await storage.read { try await $0.sessionWithUser(id: sessionID) }
-        guard let (session, user) = found, session.userID == userID else { throw APIError.sessionNotFound }
+        guard let (session, user) = found, session.userID == userID, !lifetime.hasEnded(session, at: now()) else {
+            throw APIError.sessionNotFound
+        }
         if user.isBanned(at: now()) { throw APIError(.forbidden, .userBanned, "User is banned") }
         return Caller(claims: claims, session: session, user: user)
     }

@@ -74,7 +74,12 @@ struct ServerServices: Sendable {
             ),
             passwords: PasswordHasher(cost: configuration.bcryptCost),
             policy: policy,
-            authenticator: Authenticator(tokens: tokens, storage: storage, now: now),
+            authenticator: Authenticator(
+                tokens: tokens,
+                storage: storage,
+                lifetime: SessionLifetime(configuration),
+                now: now
+            ),
             idTokens: idTokenVerifiers(configuration: configuration, logger: logger),
             now: now
         )

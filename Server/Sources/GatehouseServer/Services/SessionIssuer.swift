@@ -9,12 +9,15 @@ struct SessionIssuer: Sendable {
     let tokens: TokenService
     let refreshTokens: RefreshTokenCodec
 
-    /// Stores a new session for `user`, signed in by `method`.
+    /// Stores a new session for `user`, signed in by `method` from the client address `ip`, with
+    /// the client's device label (``DeviceLabel``).
     ///
     /// - Returns: The grant to answer with after the commit (``answer(_:now:)``).
     func open(
         for user: UserRecord,
         method: String,
+        device: String?,
+        ip: String,
         in tx: any StorageTransaction,
         at now: Date
     ) async throws -> SessionGrant {
@@ -23,7 +26,10 @@ struct SessionIssuer: Sendable {
             salt: Hex.encode(SecureRandom.bytes(16)),
             createdAt: now,
             refreshedAt: now,
-            amr: [AMREntry(method: method, timestamp: Int(now.timeIntervalSince1970))]
+            amr: [AMREntry(method: method, timestamp: Int(now.timeIntervalSince1970))],
+            device: DeviceLabel.sanitized(device),
+            createdIP: ip,
+            refreshedIP: ip
         )
         try await tx.insertSession(session)
         return SessionGrant(user: user, session: session, counter: 0)

@@ -18,6 +18,12 @@ public struct SessionRecord: Sendable, Equatable {
     public var rotatedAt: Date?
     /// Authentication methods, newest first, as `method:timestamp`.
     public var amr: [AMREntry]
+    /// The device label given at sign-in (``DeviceLabel``), if any.
+    public var device: String?
+    /// The client address the session signed in from.
+    public var createdIP: String?
+    /// The client address of the last refresh.
+    public var refreshedIP: String?
 
     public init(
         id: UUID = UUID(),
@@ -27,7 +33,10 @@ public struct SessionRecord: Sendable, Equatable {
         createdAt: Date,
         refreshedAt: Date,
         rotatedAt: Date? = nil,
-        amr: [AMREntry]
+        amr: [AMREntry],
+        device: String? = nil,
+        createdIP: String? = nil,
+        refreshedIP: String? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -37,6 +46,9 @@ public struct SessionRecord: Sendable, Equatable {
         self.refreshedAt = refreshedAt
         self.rotatedAt = rotatedAt
         self.amr = amr
+        self.device = device
+        self.createdIP = createdIP
+        self.refreshedIP = refreshedIP
     }
 }
 

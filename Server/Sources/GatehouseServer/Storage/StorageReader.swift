@@ -17,6 +17,9 @@ public protocol StorageReader: Sendable {
     func session(id: UUID) async throws -> SessionRecord?
     /// A session and its user in one read (every authenticated request and refresh needs both).
     func sessionWithUser(id: UUID) async throws -> (SessionRecord, UserRecord)?
+    /// A user's sessions signed in at or after `createdAfter` and refreshed at or after
+    /// `refreshedAfter` (the ones not ended by time), newest first, at most `limit`.
+    func sessions(userID: UUID, createdAfter: Date, refreshedAfter: Date, limit: Int) async throws -> [SessionRecord]
 
     func code(userID: UUID, purpose: CodePurpose) async throws -> CodeRecord?
     func code(linkHash: String) async throws -> CodeRecord?

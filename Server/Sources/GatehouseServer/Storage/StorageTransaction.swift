@@ -11,10 +11,16 @@ public protocol StorageTransaction: StorageReader {
     func deleteUser(id: UUID) async throws
 
     func insertSession(_ session: SessionRecord) async throws
-    /// Moves the counter from `expected` to `expected + 1` if it is still `expected`.
+    /// Moves the counter from `expected` to `expected + 1` if it is still `expected`, and records
+    /// the time and the client address `ip` of the refresh.
     /// - Returns: whether this call won the rotation.
-    func rotateSession(id: UUID, expectedCounter: Int64, at now: Date) async throws -> Bool
+    func rotateSession(id: UUID, expectedCounter: Int64, at now: Date, from ip: String?) async throws -> Bool
     func deleteSession(id: UUID) async throws
+    /// Deletes the session `id` if it belongs to `userID`; returns whether it did.
+    func deleteSession(id: UUID, userID: UUID) async throws -> Bool
+    /// Deletes up to `limit` sessions signed in before `createdBefore` or last refreshed before
+    /// `refreshedBefore` (ended by lifetime or inactivity); returns how many.
+    func deleteEndedSessions(createdBefore: Date, refreshedBefore: Date, limit: Int) async throws -> Int
     /// Deletes every session of a user, except `except` when given; returns how many.
     @discardableResult
     func deleteSessions(userID: UUID, except: UUID?) async throws -> Int

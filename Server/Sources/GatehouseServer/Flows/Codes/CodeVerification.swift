@@ -88,7 +88,14 @@ struct CodeVerification: Sendable {
                 throw EmailChange.emailExists
             }
             try await audit.record("verified", actor: user.id, ip: ip, detail: record.purpose.rawValue, in: tx)
-            let grant = try await sessions.open(for: user, method: record.purpose.signInMethod, in: tx, at: now)
+            let grant = try await sessions.open(
+                for: user,
+                method: record.purpose.signInMethod,
+                device: body.device,
+                ip: ip,
+                in: tx,
+                at: now
+            )
             return .session(grant, notice)
         }
         switch outcome {

@@ -67,7 +67,7 @@ struct IDTokenSignIn: Sendable {
             let user = try await resolveUser(for: token, linkingTo: linking, in: tx, now: now)
             if user.isBanned(at: now) { throw APIError.userBanned }
             try await audit.record("login", actor: user.id, ip: ip, detail: provider.rawValue, in: tx)
-            return try await sessions.open(for: user, method: "oauth", in: tx, at: now)
+            return try await sessions.open(for: user, method: "oauth", device: body.device, ip: ip, in: tx, at: now)
         }
         return try await sessions.answer(grant, now: now)
     }

@@ -47,7 +47,14 @@ struct PasswordSignIn: Sendable {
             current.updatedAt = now
             try await tx.updateUser(current)
             try await audit.record("login", actor: current.id, ip: ip, in: tx)
-            return try await sessions.open(for: current, method: "password", in: tx, at: now)
+            return try await sessions.open(
+                for: current,
+                method: "password",
+                device: body.device,
+                ip: ip,
+                in: tx,
+                at: now
+            )
         }
         return try await sessions.answer(grant, now: now)
     }

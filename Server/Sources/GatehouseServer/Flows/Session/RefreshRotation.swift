@@ -64,7 +64,7 @@ struct RefreshRotation: Sendable {
     ) async throws -> Outcome {
         switch decision {
         case .rotate:
-            guard try await tx.rotateSession(id: session.id, expectedCounter: session.counter, at: now) else {
+            guard try await tx.rotateSession(id: session.id, expectedCounter: session.counter, at: now, from: ip) else {
                 // Another request's UPDATE held the row lock and has committed: read its child.
                 let current = try await tx.session(id: session.id)
                 let again = RefreshDecision.afterLostRotation(current: current, presented: presented)

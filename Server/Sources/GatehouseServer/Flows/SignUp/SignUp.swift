@@ -73,7 +73,9 @@ struct SignUp: Sendable {
                 user.lastSignInAt = now
                 try await tx.insertUser(user)
                 try await audit.record("user_signedup", actor: user.id, ip: ip, in: tx)
-                return .session(try await sessions.open(for: user, method: "password", in: tx, at: now))
+                return .session(
+                    try await sessions.open(for: user, method: "password", device: body.device, ip: ip, in: tx, at: now)
+                )
             }
             user.confirmationSentAt = now
             try await tx.insertUser(user)

@@ -156,6 +156,18 @@ enum Migrations {
                 """
             ]
         ),
+        (
+            // Where each session signed in and last refreshed from, and its device label
+            // (`GET /user/sessions`); the sweep of ended sessions reads both times by index.
+            "0007_session_devices",
+            [
+                "ALTER TABLE sessions ADD COLUMN device TEXT",
+                "ALTER TABLE sessions ADD COLUMN created_ip TEXT",
+                "ALTER TABLE sessions ADD COLUMN refreshed_ip TEXT",
+                "CREATE INDEX sessions_created_at ON sessions(created_at)",
+                "CREATE INDEX sessions_refreshed_at ON sessions(refreshed_at)",
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.

@@ -5,13 +5,16 @@ extension SQLTransaction {
     func insertSession(_ session: SessionRecord) async throws {
         _ = try await query(
             """
-            INSERT INTO sessions (id, user_id, salt, counter, created_at, refreshed_at, rotated_at, amr)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sessions (id, user_id, salt, counter, created_at, refreshed_at, rotated_at, amr,
+                device, created_ip, refreshed_ip)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(session.id.key), .text(session.userID.key), .text(session.salt), .integer(Int(session.counter)),
                 .float(session.createdAt.timeIntervalSince1970), .float(session.refreshedAt.timeIntervalSince1970),
                 .date(session.rotatedAt), .text(JSONText.encode(session.amr)),
+                session.device.map(SQLValue.text) ?? .null,
+                session.createdIP.map(SQLValue.text) ?? .null, session.refreshedIP.map(SQLValue.text) ?? .null,
             ]
         )
     }
@@ -49,7 +52,8 @@ extension SQLTransaction {
     /// Session columns, prefixed `s_` so that they can share a row with a user's.
     static let sessionColumns = """
         s.id AS s_id, s.user_id AS s_user_id, s.salt AS s_salt, s.counter AS s_counter, s.created_at AS s_created_at,
-        s.refreshed_at AS s_refreshed_at, s.rotated_at AS s_rotated_at, s.amr AS s_amr
+        s.refreshed_at AS s_refreshed_at, s.rotated_at AS s_rotated_at, s.amr AS s_amr, s.device AS s_device,
+        s.created_ip AS s_created_ip, s.refreshed_ip AS s_refreshed_ip
         """
 
     func session(from row: SQLRow) -> SessionRecord {
@@ -62,18 +66,22 @@ extension SQLTransaction {
             refreshedAt: row.date("s_refreshed_at") ?? Date(timeIntervalSince1970: 0),
             rotatedAt: row.date("s_rotated_at"),
             amr: (try? JSONText.decoder.decode([AMREntry].self, from: Data((row.column("s_amr")?.string ?? "[]").utf8)))
-                ?? []
+                ?? [],
+            device: row.column("s_device")?.string,
+            createdIP: row.column("s_created_ip")?.string,
+            refreshedIP: row.column("s_refreshed_ip")?.string
         )
     }
 
-    func rotateSession(id: UUID, expectedCounter: Int64, at now: Date) async throws -> Bool {
+    func rotateSession(id: UUID, expectedCounter: Int64, at now: Date, from ip: String?) async throws -> Bool {
         let rows = try await query(
             """
-            UPDATE sessions SET counter = counter + 1, rotated_at = ?, refreshed_at = ?
+            UPDATE sessions SET counter = counter + 1, rotated_at = ?, refreshed_at = ?, refreshed_ip = ?
             WHERE id = ? AND counter = ? RETURNING counter
             """,
             [
-                .float(now.timeIntervalSince1970), .float(now.timeIntervalSince1970), .text(id.key),
+                .float(now.timeIntervalSince1970), .float(now.timeIntervalSince1970), ip.map(SQLValue.text) ?? .null,
+                .text(id.key),
                 .integer(Int(expectedCounter)),
             ]
         )

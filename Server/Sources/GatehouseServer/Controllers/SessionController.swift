@@ -1,0 +1,27 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+import Hummingbird
+
+/// The caller's sessions, one per signed-in device: `GET /user/sessions` and
+/// `DELETE /user/sessions/{id}`. Registered behind ``CallerMiddleware``.
+struct SessionController {
+    let listing: SessionListing
+    let ending: SessionEnding
+
+    func register(on router: some RouterMethods<AppRequestContext>) {
+        router.get("user/sessions") { request, context in
+            let caller = try context.requireCaller()
+            return try JSONBody.response(
+                try await listing(of: caller.user.id, current: caller.session.id),
+                request: request
+            )
+        }
+        router.delete("user/sessions/:id") { request, context in
+            let body = try await JSONBody.decode(EndSessionRequest.self, from: request, context: context)
+            let id = context.parameters.get("id").flatMap(UUID.init(uuidString:))
+            try await ending(id, caller: try context.requireCaller(), nonce: body.nonce, ip: context.clientKey)
+            return Response(status: .noContent)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import GatehouseCore
+
+/// `GET /user/sessions` and `GET /admin/users/{id}/sessions`: a user's sessions that have not
+/// ended, newest first, at most ``limit``.
+struct SessionListing: Sendable {
+    let storage: any AuthStorage
+    let lifetime: SessionLifetime
+    let now: @Sendable () -> Date
+
+    /// The most sessions one answer lists (a script signing in in a loop makes many).
+    static let limit = 100
+
+    /// The sessions of `userID`; the one with id `current` is marked as the caller's own.
+    func callAsFunction(of userID: UUID, current: UUID?) async throws -> WireDeviceSessionList {
+        let now = now()
+        let sessions = try await storage.read { reader in
+            try await reader.sessions(
+                userID: userID,
+                createdAfter: lifetime.createdCutoff(at: now),
+                refreshedAfter: lifetime.refreshedCutoff(at: now),
+                limit: Self.limit
+            )
+        }
+        return WireDeviceSessionList(sessions: sessions.map { $0.deviceWire(current: $0.id == current) })
+    }
+}

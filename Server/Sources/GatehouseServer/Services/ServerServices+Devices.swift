@@ -1,0 +1,26 @@
+import Foundation
+import Logging
+
+/// The flows of device sessions, built with only the services they need.
+extension ServerServices {
+    var sessionLifetime: SessionLifetime { SessionLifetime(configuration) }
+
+    var sessionListing: SessionListing { SessionListing(storage: storage, lifetime: sessionLifetime, now: now) }
+
+    var sessionEnding: SessionEnding {
+        SessionEnding(storage: storage, check: reauthenticationCheck, audit: audit, now: now)
+    }
+
+    var adminSessionEnding: AdminSessionEnding { AdminSessionEnding(storage: storage, audit: audit) }
+
+    /// The background service deleting ended sessions.
+    func sessionSweep(logger: Logger) -> SessionSweep {
+        SessionSweep(
+            storage: storage,
+            lifetime: sessionLifetime,
+            interval: .milliseconds(Int64(configuration.sessionSweepInterval * 1000)),
+            logger: logger,
+            now: now
+        )
+    }
+}
