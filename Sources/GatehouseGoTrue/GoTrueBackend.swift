@@ -106,7 +106,7 @@ public struct GoTrueBackend: AuthBackend {
         let reply: SessionOrUser = try await client.send(
             .post,
             "signup",
-            body: SignUpRequest(email: email, password: password)
+            body: SignUpRequest(email: email, password: password, device: SignInDevice.name)
         )
         switch reply {
         case .session(let session): return .signedIn(Session(wire: session, receivedAt: configuration.now()))
@@ -119,12 +119,12 @@ public struct GoTrueBackend: AuthBackend {
             .post,
             "token",
             query: ["grant_type": "password"],
-            body: PasswordGrantRequest(email: email, password: password)
+            body: PasswordGrantRequest(email: email, password: password, device: SignInDevice.name)
         )
     }
 
     public func signInAnonymously() async throws -> Session {
-        try await session(.post, "signup", body: SignUpRequest(data: [:]))
+        try await session(.post, "signup", body: SignUpRequest(data: [:], device: SignInDevice.name))
     }
 
     public func signIn(with credential: IDTokenCredential, upgrading guest: Session?) async throws -> Session {
@@ -137,7 +137,8 @@ public struct GoTrueBackend: AuthBackend {
                 idToken: credential.idToken,
                 nonce: credential.nonce,
                 accessToken: credential.accessToken,
-                linkIdentity: guest == nil ? nil : true
+                linkIdentity: guest == nil ? nil : true,
+                device: SignInDevice.name
             ),
             bearer: guest?.accessToken
         )
@@ -151,7 +152,7 @@ public struct GoTrueBackend: AuthBackend {
         let reply: VerifyReply = try await client.send(
             .post,
             "verify",
-            body: VerifyRequest(type: type, email: email, token: code)
+            body: VerifyRequest(type: type, email: email, token: code, device: SignInDevice.name)
         )
         switch reply {
         case .session(let wire): return Session(wire: wire, receivedAt: configuration.now())

@@ -94,7 +94,7 @@ extension InMemoryAuthBackend {
             account.user.emailConfirmedAt = account.user.emailConfirmedAt ?? now
         }
         accounts[id] = account
-        return startSession(for: id)
+        return startSession(for: id, method: "otp")
     }
 
     /// One side of an e-mail change verified: completes it when the other side is done too,

@@ -59,7 +59,7 @@ extension InMemoryAuthBackend {
     /// The calls a test can count or make fail.
     public enum Operation: String, Sendable, CaseIterable {
         case signUp, signIn, signInAnonymously, signInWithIDToken, sendMagicCode, verifyCode
-        case resetPassword, refresh, user, updateUser, deleteAccount, signOut
+        case resetPassword, refresh, user, updateUser, deleteAccount, signOut, sessions, endSession
     }
 
     /// A code the backend "e-mailed".

@@ -34,7 +34,7 @@ extension InMemoryAuthBackend {
         let userID = try resolveUser(for: claims, linkingTo: linking)
         try checkNotBanned(accounts[userID]!)
         usedNonces.insert(nonceKey)
-        return startSession(for: userID)
+        return startSession(for: userID, method: "oauth")
     }
 
     private func resolveUser(for claims: IDTokenClaims, linkingTo caller: String?) throws -> String {

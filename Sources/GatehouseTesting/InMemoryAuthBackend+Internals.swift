@@ -105,10 +105,21 @@ extension InMemoryAuthBackend {
         return access
     }
 
-    func startSession(for userID: String) -> Session {
+    /// Opens a session signed in by `method`, labelled with the sign-in's ``SignInDevice/name``.
+    func startSession(for userID: String, method: String = "password") -> Session {
         let id = UUID().uuidString.lowercased()
         let token = Self.randomToken()
-        sessions[id] = SessionRecord(id: id, userID: userID, currentRefreshToken: token)
+        sessionsOpened += 1
+        sessions[id] = SessionRecord(
+            id: id,
+            userID: userID,
+            currentRefreshToken: token,
+            device: SignInDevice.name,
+            createdAt: now,
+            refreshedAt: now,
+            methods: [method],
+            sequence: sessionsOpened
+        )
         refreshIndex[token] = id
         accounts[userID]?.user.lastSignInAt = now
         return makeSession(sessionID: id, refreshToken: token)
@@ -153,6 +164,7 @@ extension InMemoryAuthBackend {
         record.parentRefreshToken = record.currentRefreshToken
         record.currentRefreshToken = next
         record.lastRotatedAt = now
+        record.refreshedAt = now
         sessions[id] = record
         refreshIndex[next] = id
         return makeSession(sessionID: id, refreshToken: next)

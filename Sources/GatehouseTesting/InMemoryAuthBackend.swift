@@ -26,6 +26,8 @@ public actor InMemoryAuthBackend: AuthBackend {
     let configuration: Configuration
     var accounts: [String: AccountRecord] = [:]
     var sessions: [String: SessionRecord] = [:]
+    /// Sessions opened so far: orders sessions signed in at the same instant of a manual clock.
+    var sessionsOpened = 0
     var refreshIndex: [String: String] = [:]
     var accessIndex: [String: AccessRecord] = [:]
     /// Pending codes by user id and purpose.
@@ -127,7 +129,7 @@ public actor InMemoryAuthBackend: AuthBackend {
         }
         let user = User(id: UUID().uuidString.lowercased(), isAnonymous: true, createdAt: now)
         accounts[user.id] = AccountRecord(user: user)
-        return startSession(for: user.id)
+        return startSession(for: user.id, method: "anonymous")
     }
 
     public func refresh(_ session: Session) async throws -> Session {

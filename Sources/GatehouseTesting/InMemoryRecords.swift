@@ -28,6 +28,14 @@ struct SessionRecord {
     /// When the family last rotated: older tokens presented within the reuse interval of this
     /// moment get the current token, as on the server.
     var lastRotatedAt: Date?
+    /// The label the device sent at sign-in.
+    var device: String?
+    var createdAt: Date
+    var refreshedAt: Date
+    /// How it signed in, newest first.
+    var methods: [String]
+    /// The order it was opened in (1 for the backend's first session).
+    var sequence: Int
 }
 
 /// An issued access token. It stays readable after its session ends, so a call with it is

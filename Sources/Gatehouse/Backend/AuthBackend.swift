@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The seam between ``AuthService`` and an authentication provider.
 ///
 /// Gatehouse ships an HTTP implementation for GoTrue-compatible servers and, in
@@ -56,6 +58,16 @@ public protocol AuthBackend: Sendable {
     /// Ends sessions on the server. Callers treat failures as best-effort.
     func signOut(_ session: Session, scope: LogoutScope) async throws
 
+    /// The user's sessions, one per signed-in device, newest first (``DeviceSession/isCurrent``
+    /// marks `session`'s own). Defaults to ``ErrorCode/notSupported``.
+    func sessions(for session: Session) async throws -> [DeviceSession]
+
+    /// Ends one of the user's sessions at once. Ending another than `session`'s own may need a
+    /// recent sign-in or a reauthentication `nonce` (``ErrorCode/reauthenticationNeeded``); an id
+    /// that is not one of the user's sessions is ``ErrorCode/notFound``. Defaults to
+    /// ``ErrorCode/notSupported``.
+    func endSession(id: UUID, nonce: String?, for session: Session) async throws -> EndedSession
+
     /// A short name for the server this backend talks to (for HTTP backends, its host), which
     /// the default session store puts in its item name so that staging and production, or two
     /// servers, never share a stored session. Defaults to `"default"`.
@@ -65,6 +77,16 @@ public protocol AuthBackend: Sendable {
 extension AuthBackend {
     /// `"default"`.
     public var sessionScope: String { "default" }
+
+    /// ``ErrorCode/notSupported``.
+    public func sessions(for session: Session) async throws -> [DeviceSession] {
+        throw AuthError.notSupported("listing sessions")
+    }
+
+    /// ``ErrorCode/notSupported``.
+    public func endSession(id: UUID, nonce: String?, for session: Session) async throws -> EndedSession {
+        throw AuthError.notSupported("ending one session")
+    }
 
     /// Verifies with ``verifyCode(email:code:type:)`` and type `email_change`; a backend with
     /// secure e-mail change reports ``EmailChangeVerification/otherAddressPending`` itself.

@@ -15,6 +15,10 @@ extension AuthService {
         public var clock: AuthClock
         /// Diagnostics.
         public var log: LogSink
+        /// The label sign-ins send for this device ("Ada's iPhone"), which the user sees in the
+        /// list of sessions (``AuthService/sessions()``); by default the host name or hardware
+        /// model (``SignInDevice/platformDefault``). `nil` sends none.
+        public var deviceName: String?
 
         /// Creates a configuration.
         public init(
@@ -22,13 +26,15 @@ extension AuthService {
             verifiesRestoredSession: Bool = true,
             verificationRetryDelays: [Duration] = [.seconds(2), .seconds(10), .seconds(30), .seconds(120)],
             clock: AuthClock = .system,
-            log: LogSink = .disabled
+            log: LogSink = .disabled,
+            deviceName: String? = SignInDevice.platformDefault
         ) {
             self.refreshLeeway = refreshLeeway
             self.verifiesRestoredSession = verifiesRestoredSession
             self.verificationRetryDelays = verificationRetryDelays
             self.clock = clock
             self.log = log
+            self.deviceName = deviceName
         }
     }
 }

@@ -6,7 +6,8 @@ extension AuthService {
         operationStatus = .pending
         operationError = nil
         do {
-            let result = try await body()
+            // Sign-ins inside send the configured device label (``SignInDevice``).
+            let result = try await SignInDevice.$name.withValue(configuration.deviceName) { try await body() }
             operationStatus = .success
             return result
         } catch {

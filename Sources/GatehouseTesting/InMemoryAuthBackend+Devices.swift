@@ -1,0 +1,62 @@
+public import Foundation
+public import Gatehouse
+
+/// The user's sessions, as the server lists and ends them: newest first, the caller's own
+/// marked; ending another session needs a sign-in within 24 hours (this backend sends no
+/// reauthentication codes, so a `nonce` is never valid); an id that is not one of the user's
+/// sessions is `not_found`, whoever's it is.
+extension InMemoryAuthBackend {
+    public func sessions(for session: Session) async throws -> [DeviceSession] {
+        try await enter(.sessions)
+        let access = try authenticate(session)
+        return sessions.values
+            .filter { $0.userID == access.userID }
+            .sorted { ($0.createdAt, $0.sequence) > ($1.createdAt, $1.sequence) }
+            .map { record in
+                DeviceSession(
+                    id: UUID(uuidString: record.id)!,
+                    device: record.device,
+                    createdAt: record.createdAt,
+                    refreshedAt: record.refreshedAt,
+                    ip: nil,
+                    methods: record.methods,
+                    isCurrent: record.id == access.sessionID
+                )
+            }
+    }
+
+    public func endSession(id: UUID, nonce: String?, for session: Session) async throws -> EndedSession {
+        try await enter(.endSession)
+        let access = try authenticate(session)
+        let key = id.uuidString.lowercased()
+        let isCurrent = key == access.sessionID
+        if !isCurrent, let own = sessions[access.sessionID] {
+            if let nonce, !nonce.isEmpty {
+                throw AuthError(
+                    code: .reauthenticationNotValid,
+                    message: "The reauthentication code is wrong or has expired.",
+                    recoverySuggestion: "Request a new code.",
+                    httpStatus: 422
+                )
+            }
+            if now.timeIntervalSince(own.createdAt) > 24 * 3600 {
+                throw AuthError(
+                    code: .reauthenticationNeeded,
+                    message: "Ending another session requires a recent sign-in or a reauthentication code.",
+                    recoverySuggestion: "Sign in again, then try again.",
+                    httpStatus: 400
+                )
+            }
+        }
+        guard let record = sessions[key], record.userID == access.userID else {
+            throw AuthError(
+                code: .notFound,
+                message: "No session with this id.",
+                recoverySuggestion: "List the sessions again.",
+                httpStatus: 404
+            )
+        }
+        endSessions { $0.id == record.id }
+        return isCurrent ? .current : .other
+    }
+}
