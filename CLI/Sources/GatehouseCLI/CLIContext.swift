@@ -22,9 +22,19 @@ public final class CLIContext {
             backend: GoTrueBackend(url: location.url),
             store: store,
             // No background work in a short-lived process: commands verify when they need to.
-            configuration: .init(verifiesRestoredSession: false, verificationRetryDelays: [])
+            configuration: .init(
+                verifiesRestoredSession: false,
+                verificationRetryDelays: [],
+                deviceName: Self.deviceName()
+            )
         )
         await auth.restoreSession()
+    }
+
+    /// The label sign-ins send: `$GATEHOUSE_DEVICE_NAME`, else "gatehouse CLI on <host>".
+    static func deviceName(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let name = environment["GATEHOUSE_DEVICE_NAME"], !name.isEmpty { return name }
+        return SignInDevice.platformDefault.map { "gatehouse CLI on \($0)" } ?? "gatehouse CLI"
     }
 
     /// Whether to animate network waits.

@@ -26,6 +26,7 @@ struct CLIEndToEndTests {
     static func gatehouse(
         _ arguments: [String],
         config: URL,
+        environment extra: [String: String] = [:],
         answers: [(line: String, before: (@Sendable () async throws -> String)?)] = []
     ) async throws -> Run {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
@@ -37,6 +38,7 @@ struct CLIEndToEndTests {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = config.path
         environment.removeValue(forKey: "GATEHOUSE_URL")
+        environment.merge(extra) { $1 }
         process.environment = environment
         let input = Pipe()
         let output = Pipe()
