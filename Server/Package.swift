@@ -41,9 +41,11 @@ let package = Package(
             name: "GatehouseServer",
             dependencies: [
                 .product(name: "GatehouseCore", package: "Gatehouse"),
+                .product(name: "GatehouseQR", package: "Gatehouse"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

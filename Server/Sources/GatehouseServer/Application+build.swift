@@ -127,6 +127,13 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     .register(on: signedIn)
     IdentityController(unlink: services.identityUnlink).register(on: signedIn)
     SessionController(listing: services.sessionListing, ending: services.sessionEnding).register(on: signedIn)
+    FactorController(
+        enrollment: services.factorEnrollment,
+        challenge: services.factorChallenge,
+        verification: services.factorVerification,
+        unenrollment: services.factorUnenrollment
+    )
+    .register(on: signedIn)
     AdminController(
         lookup: services.adminUserLookup,
         creation: services.adminUserCreation,
@@ -141,6 +148,8 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
         ending: services.adminSessionEnding
     )
     .register(on: admin)
+    AdminFactorController(lookup: services.adminUserLookup, unenrollment: services.factorUnenrollment)
+        .register(on: admin)
     routeMethods.record(router.routes)
     return router
 }

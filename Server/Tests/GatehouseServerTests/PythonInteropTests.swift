@@ -63,7 +63,7 @@ struct PythonInteropTests {
             let text = String(decoding: data, as: UTF8.self)
             print(text)
             #expect(process.terminationStatus == 0, "\(text)")
-            #expect(text.contains("11 passed, 0 failed"))
+            #expect(text.contains("12 passed, 0 failed"))
         }
         try await server.storage.close()
         try await harness.server.storage.close()

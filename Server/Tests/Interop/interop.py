@@ -10,6 +10,7 @@ import sys
 import time
 import uuid
 
+import pyotp
 from supabase_auth import SyncGoTrueClient
 from supabase_auth.errors import AuthApiError
 
@@ -144,6 +145,57 @@ def upgrade_guest_by_email():
     client.sign_out()
 
 
+def mfa():
+    """Enrol an authenticator app, sign in again with its code, read the levels, unenrol."""
+    address = f"py-mfa-{uuid.uuid4().hex[:8]}@example.com"
+    client.sign_up({"email": address, "password": password})
+    client.verify_otp({"email": address, "token": code_for(address), "type": "signup"})
+    enrolled = client.mfa.enroll({"factor_type": "totp", "friendly_name": "python phone"})
+    assert enrolled.type == "totp" and enrolled.friendly_name == "python phone", enrolled
+    assert enrolled.totp.qr_code.startswith("data:image/svg+xml;utf-8,") and "<svg" in enrolled.totp.qr_code
+    assert enrolled.totp.uri.startswith("otpauth://totp/") and enrolled.totp.secret in enrolled.totp.uri
+    totp = pyotp.parse_uri(enrolled.totp.uri)
+    assert totp.secret == enrolled.totp.secret and totp.digits == 6 and totp.interval == 30
+    before = client.mfa.get_authenticator_assurance_level()
+    assert before.current_level == "aal1", before
+    first_code = totp.now()
+    verified = client.mfa.challenge_and_verify({"factor_id": enrolled.id, "code": first_code})
+    assert verified.access_token and verified.user.id, verified
+    level = client.mfa.get_authenticator_assurance_level()
+    assert level.current_level == "aal2" and level.next_level == "aal2", level
+    assert level.current_authentication_methods[0].method == "totp", level
+    factors = client.mfa.list_factors()
+    assert [f.id for f in factors.totp] == [enrolled.id] and factors.all[0].status == "verified", factors
+
+    client.sign_out()
+    client.sign_in_with_password({"email": address, "password": password})
+    due = client.mfa.get_authenticator_assurance_level()
+    assert due.current_level == "aal1" and due.next_level == "aal2", due
+    try:
+        client.update_user({"password": "a new interop passphrase"})
+        raise AssertionError("a password change at aal1 must be refused")
+    except AuthApiError as error:
+        assert error.code == "insufficient_aal", error.code
+    try:
+        client.mfa.unenroll({"factor_id": enrolled.id})
+        raise AssertionError("unenrolling a verified factor at aal1 must be refused")
+    except AuthApiError as error:
+        assert error.code == "insufficient_aal", error.code
+    # The code used before is refused (replay); the app's next one (30 s ahead, within the
+    # one-step tolerance) is a new code.
+    try:
+        client.mfa.challenge_and_verify({"factor_id": enrolled.id, "code": first_code})
+        raise AssertionError("a used code must be refused")
+    except AuthApiError as error:
+        assert error.code == "mfa_verification_failed", error.code
+    client.mfa.challenge_and_verify({"factor_id": enrolled.id, "code": totp.at(time.time() + 30)})
+    assert client.mfa.get_authenticator_assurance_level().current_level == "aal2"
+    removed = client.mfa.unenroll({"factor_id": enrolled.id})
+    assert removed.id == enrolled.id, removed
+    assert client.mfa.list_factors().all == []
+    client.sign_out()
+
+
 for name, function in [
     ("sign up", sign_up),
     ("confirm by e-mailed code", confirm_by_code),
@@ -156,6 +208,7 @@ for name, function in [
     ("sign in anonymously and out", anonymous),
     ("change the e-mail address (both sides)", change_email),
     ("upgrade a guest by e-mail in place", upgrade_guest_by_email),
+    ("two-factor sign-in with an authenticator app", mfa),
 ]:
     step(name, function)
 

@@ -110,6 +110,18 @@ extension ErrorCode {
     public static let currentPasswordInvalid: ErrorCode = "current_password_invalid"
     /// The session's assurance level is too low for this change.
     public static let insufficientAAL: ErrorCode = "insufficient_aal"
+    /// No factor (or challenge) with this id belongs to the user.
+    public static let mfaFactorNotFound: ErrorCode = "mfa_factor_not_found"
+    /// The challenge is older than its 300 s, or its wrong codes are spent: create a new one.
+    public static let mfaChallengeExpired: ErrorCode = "mfa_challenge_expired"
+    /// The challenge was created from another address than the verify comes from.
+    public static let mfaIPAddressMismatch: ErrorCode = "mfa_ip_address_mismatch"
+    /// The code is wrong, or was accepted once already (a replay).
+    public static let mfaVerificationFailed: ErrorCode = "mfa_verification_failed"
+    /// The user has a factor with this friendly name already.
+    public static let mfaFactorNameConflict: ErrorCode = "mfa_factor_name_conflict"
+    /// The user has the most factors allowed (10).
+    public static let tooManyEnrolledMFAFactors: ErrorCode = "too_many_enrolled_mfa_factors"
     /// The provider identity is already linked to another user.
     public static let identityAlreadyExists: ErrorCode = "identity_already_exists"
     /// The identity does not exist.

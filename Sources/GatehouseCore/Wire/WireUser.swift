@@ -23,6 +23,8 @@ public struct WireUser: Codable, Sendable, Equatable {
     public var appMetadata: [String: JSONValue]
     public var userMetadata: [String: JSONValue]
     public var identities: [WireIdentity]?
+    /// The second factors (authenticator apps), verified or not; omitted when there are none.
+    public var factors: [WireFactor]?
     public var createdAt: Date
     public var updatedAt: Date
     public var bannedUntil: Date?
@@ -48,6 +50,7 @@ public struct WireUser: Codable, Sendable, Equatable {
         appMetadata: [String: JSONValue] = [:],
         userMetadata: [String: JSONValue] = [:],
         identities: [WireIdentity]? = nil,
+        factors: [WireFactor]? = nil,
         createdAt: Date,
         updatedAt: Date,
         bannedUntil: Date? = nil,
@@ -72,6 +75,7 @@ public struct WireUser: Codable, Sendable, Equatable {
         self.appMetadata = appMetadata
         self.userMetadata = userMetadata
         self.identities = identities
+        self.factors = factors
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.bannedUntil = bannedUntil
@@ -80,7 +84,7 @@ public struct WireUser: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, aud, role, email, phone, identities
+        case id, aud, role, email, phone, identities, factors
         case emailConfirmedAt = "email_confirmed_at"
         case phoneConfirmedAt = "phone_confirmed_at"
         case confirmedAt = "confirmed_at"
@@ -120,6 +124,7 @@ public struct WireUser: Codable, Sendable, Equatable {
         appMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .appMetadata) ?? [:]
         userMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .userMetadata) ?? [:]
         identities = try c.decodeIfPresent([WireIdentity].self, forKey: .identities)
+        factors = try c.decodeIfPresent([WireFactor].self, forKey: .factors)
         createdAt = try c.decode(Date.self, forKey: .createdAt)
         updatedAt = try c.decodeIfPresent(Date.self, forKey: .updatedAt) ?? createdAt
         bannedUntil = try c.decodeIfPresent(Date.self, forKey: .bannedUntil)
@@ -147,6 +152,7 @@ public struct WireUser: Codable, Sendable, Equatable {
         try c.encode(appMetadata, forKey: .appMetadata)
         try c.encode(userMetadata, forKey: .userMetadata)
         try c.encodeIfPresent(identities, forKey: .identities)
+        if let factors, !factors.isEmpty { try c.encode(factors, forKey: .factors) }
         try c.encode(createdAt, forKey: .createdAt)
         try c.encode(updatedAt, forKey: .updatedAt)
         try c.encodeIfPresent(bannedUntil, forKey: .bannedUntil)

@@ -54,6 +54,9 @@ extension ServerConfiguration {
             try reader.integer("GATEHOUSE_RATE_LIMIT_EMAIL_SENT", in: 1...1_000_000) ?? rateLimits.emailSent
         rateLimits.userUpdates =
             try reader.integer("GATEHOUSE_RATE_LIMIT_USER_UPDATE", in: 1...1_000_000) ?? rateLimits.userUpdates
+        rateLimits.mfa = try reader.integer("GATEHOUSE_RATE_LIMIT_MFA", in: 1...1_000_000) ?? rateLimits.mfa
+        rateLimits.mfaPerUser =
+            try reader.integer("GATEHOUSE_RATE_LIMIT_MFA_PER_USER", in: 1...1_000_000) ?? rateLimits.mfaPerUser
         rateLimits.emailPerRecipient =
             try reader.integer("GATEHOUSE_RATE_LIMIT_EMAIL_PER_ADDRESS", in: 1...1_000_000)
             ?? rateLimits.emailPerRecipient

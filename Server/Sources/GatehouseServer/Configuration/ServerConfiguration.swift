@@ -141,6 +141,10 @@ public struct RateLimitSettings: Sendable, Equatable {
     public var failedPasswordsPerAccount = 100
     /// `PUT /user` and `DELETE /user` requests per user per 5 minutes.
     public var userUpdates = 30
+    /// Factor challenges and verifies per client address per minute (GoTrue's 15).
+    public var mfa = 15
+    /// Factor challenges and verifies per user per hour.
+    public var mfaPerUser = 30
 
     public init() {}
 }

@@ -28,7 +28,7 @@ struct Authenticator: Sendable {
             throw APIError.sessionNotFound
         }
         if user.isBanned(at: now()) { throw APIError(.forbidden, .userBanned, "User is banned") }
-        return Caller(claims: claims, session: session, user: user)
+        return Caller(claims: claims, session: session, user: user.withoutLapsedFactors(at: now()))
     }
 
     /// The claims of an admin (`service_role` or `supabase_admin`) token.

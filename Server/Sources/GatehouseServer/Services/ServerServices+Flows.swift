@@ -132,6 +132,42 @@ extension ServerServices {
 
     var identityUnlink: IdentityUnlink { IdentityUnlink(storage: storage, audit: audit) }
 
+    var factorSealing: FactorSecretSealing { FactorSecretSealing(vault: vault) }
+
+    var factorEnrollment: FactorEnrollment {
+        FactorEnrollment(
+            storage: storage,
+            sealing: factorSealing,
+            audit: audit,
+            defaultIssuer: URL(string: configuration.siteURL)?.host ?? configuration.issuer,
+            now: now
+        )
+    }
+
+    var factorChallenge: FactorChallengeCreation {
+        FactorChallengeCreation(
+            storage: storage,
+            limiter: limiter,
+            limits: configuration.rateLimits,
+            audit: audit,
+            now: now
+        )
+    }
+
+    var factorVerification: FactorVerification {
+        FactorVerification(
+            storage: storage,
+            sealing: factorSealing,
+            limiter: limiter,
+            limits: configuration.rateLimits,
+            sessions: sessions,
+            audit: audit,
+            now: now
+        )
+    }
+
+    var factorUnenrollment: FactorUnenrollment { FactorUnenrollment(storage: storage, audit: audit) }
+
     var adminUserLookup: AdminUserLookup { AdminUserLookup(storage: storage) }
 
     var adminUserCreation: AdminUserCreation {

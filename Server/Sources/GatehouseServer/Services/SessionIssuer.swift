@@ -43,7 +43,7 @@ struct SessionIssuer: Sendable {
             expiresIn: tokens.lifetime,
             expiresAt: Int(now.timeIntervalSince1970) + tokens.lifetime,
             refreshToken: refreshTokens.token(for: grant.session, counter: grant.counter),
-            user: grant.user.wire
+            user: grant.user.withoutLapsedFactors(at: now).wire
         )
     }
 }

@@ -24,6 +24,10 @@ public struct SessionRecord: Sendable, Equatable {
     public var createdIP: String?
     /// The client address of the last refresh.
     public var refreshedIP: String?
+    /// The assurance level: `aal1`, or `aal2` once a second factor was verified in it.
+    public var aal: String = "aal1"
+    /// The factor an `aal2` session relied on (removing it drops the session to `aal1`).
+    public var factorID: UUID?
 
     public init(
         id: UUID = UUID(),

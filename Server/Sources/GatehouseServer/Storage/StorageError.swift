@@ -4,6 +4,8 @@ public enum StorageError: Error, Equatable {
     case duplicateEmail
     /// An insert hit the unique (provider, subject) index of identities.
     case duplicateIdentity
+    /// An insert hit the unique (user, friendly name) index of factors.
+    case duplicateFactorName
     /// A transaction ended without a result (a storage fault).
     case noResult
 }

@@ -21,6 +21,11 @@ public protocol StorageReader: Sendable {
     /// `refreshedAfter` (the ones not ended by time), newest first, at most `limit`.
     func sessions(userID: UUID, createdAfter: Date, refreshedAfter: Date, limit: Int) async throws -> [SessionRecord]
 
+    /// One of the user's factors with its sealed secret.
+    func factor(id: UUID, userID: UUID) async throws -> FactorRecord?
+    /// A challenge of the factor.
+    func challenge(id: UUID, factorID: UUID) async throws -> FactorChallengeRecord?
+
     func code(userID: UUID, purpose: CodePurpose) async throws -> CodeRecord?
     func code(linkHash: String) async throws -> CodeRecord?
     /// The codes of `purpose` sent to `email`, of any user (a pending new address is no one's yet).

@@ -25,6 +25,38 @@ public protocol StorageTransaction: StorageReader {
     @discardableResult
     func deleteSessions(userID: UUID, except: UUID?) async throws -> Int
 
+    /// Raises a session to AAL2 on `factorID`, with `amr`, and moves its refresh counter on (by
+    /// two, clearing the rotation time, so that its AAL1 refresh tokens count as reused).
+    /// - Returns: The raised session, or `nil` when it is gone.
+    func elevateSession(id: UUID, factorID: UUID, amr: [AMREntry], at now: Date) async throws -> SessionRecord?
+    /// Drops the sessions that relied on `factorID` to AAL1 (their `totp` methods go too).
+    func downgradeSessions(factorID: UUID) async throws
+    /// Deletes the user's sessions below AAL2 except `except`; returns how many.
+    @discardableResult
+    func deleteSessionsBelowAAL2(userID: UUID, except: UUID) async throws -> Int
+
+    /// Serializes factor changes of one user (held until commit), so that the 10-factor cap holds
+    /// under concurrent enrolments.
+    func lockFactors(userID: UUID) async throws
+    /// Stores a new factor; a friendly name the user has already is `StorageError.duplicateFactorName`.
+    func insertFactor(_ factor: FactorRecord) async throws
+    /// Removes one of the user's factors (its challenges go with it); returns whether it existed.
+    func deleteFactor(id: UUID, userID: UUID) async throws -> Bool
+    /// Removes the user's unverified factors created before `cutoff` (lapsed enrolments).
+    func deleteUnverifiedFactors(userID: UUID, createdBefore cutoff: Date) async throws
+    func markFactorVerified(id: UUID, at now: Date) async throws
+    /// Records `step` as the factor's newest accepted step if it is newer than the stored one,
+    /// in one statement, so that two verifies of one code never both pass.
+    /// - Returns: `false` when a code of this step or a later one was accepted already (a replay).
+    func recordFactorStep(id: UUID, step: Int64) async throws -> Bool
+    /// Stores a challenge (and notes the factor's `last_challenged_at`).
+    func insertChallenge(_ challenge: FactorChallengeRecord) async throws
+    /// Counts one code against a challenge if it has had fewer than `limit`, in one statement.
+    /// - Returns: The challenge as counted, or `nil` when it is gone or spent.
+    func countChallengeAttempt(id: UUID, below limit: Int) async throws -> FactorChallengeRecord?
+    /// Removes a challenge; returns whether it existed (only one verify consumes it).
+    func deleteChallenge(id: UUID) async throws -> Bool
+
     /// Stores a code, replacing the user's previous code of the same purpose.
     func upsertCode(_ code: CodeRecord) async throws
     /// Counts one attempt at the user's code of `purpose` if it has had fewer than `limit`, in

@@ -26,6 +26,8 @@ public struct UserRecord: Sendable, Equatable {
     public var updatedAt: Date
     /// Linked provider identities (read with the user; written through the identity calls).
     public var identities: [IdentityRecord]
+    /// Second factors, without their secrets (read with the user; written through the factor calls).
+    public var factors: [FactorRecord] = []
 
     public init(
         id: UUID = UUID(),
@@ -65,6 +67,16 @@ public struct UserRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.identities = identities
+    }
+
+    /// Whether the user has a verified second factor (its sessions need AAL2 for some changes).
+    var hasVerifiedFactor: Bool { factors.contains(where: \.isVerified) }
+
+    /// The user without unverified factors that waited longer than 300 s for their first code.
+    func withoutLapsedFactors(at now: Date) -> UserRecord {
+        var user = self
+        user.factors.removeAll { $0.hasLapsed(at: now) }
+        return user
     }
 
     /// Whether the user is banned at `now`.
@@ -112,6 +124,7 @@ public struct UserRecord: Sendable, Equatable {
             appMetadata: appMetadata,
             userMetadata: userMetadata,
             identities: (emailIdentity.map { [$0] } ?? []) + identities.map(\.wire),
+            factors: factors.map(\.wire),
             createdAt: createdAt,
             updatedAt: updatedAt,
             bannedUntil: bannedUntil,

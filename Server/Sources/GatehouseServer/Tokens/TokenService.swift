@@ -94,7 +94,7 @@ struct TokenService: Sendable {
     /// An access token for `user` in `session`.
     func accessToken(for user: UserRecord, session: SessionRecord, now: Date) async throws -> String {
         let issuedAt = Int(now.timeIntervalSince1970)
-        let claims = AccessClaims(
+        var claims = AccessClaims(
             aud: audience,
             exp: issuedAt + lifetime,
             iat: issuedAt,
@@ -108,6 +108,7 @@ struct TokenService: Sendable {
             appMetadata: user.appMetadata,
             userMetadata: user.userMetadata
         )
+        claims.aal = session.aal
         return try await keys.sign(claims, kid: signingKid)
     }
 

@@ -34,6 +34,8 @@ struct Harness {
         configuration.rateLimits.anonymous = 10_000
         configuration.rateLimits.emailSent = 10_000
         configuration.rateLimits.emailPerRecipient = 10_000
+        configuration.rateLimits.mfa = 10_000
+        configuration.rateLimits.mfaPerUser = 10_000
         configure(&configuration)
         let mailer = CapturingMailer()
         var logger = Logger(label: "test")

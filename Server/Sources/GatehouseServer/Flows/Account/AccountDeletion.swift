@@ -14,6 +14,7 @@ struct AccountDeletion: Sendable {
 
     func callAsFunction(_ caller: Caller, nonce: String?, ip: String) async throws {
         let now = now()
+        try SecondFactorRule.requireAAL2(caller, when: true, for: "delete the account")
         let lastAuthentication = caller.session.amr.map(\.timestamp).max() ?? 0
         let recent = now.timeIntervalSince1970 - Double(lastAuthentication) <= 24 * 3600
         guard recent || nonce != nil else {

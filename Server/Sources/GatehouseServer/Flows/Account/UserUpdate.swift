@@ -28,6 +28,11 @@ struct UserUpdate: Sendable {
     /// Applies `body` and returns the updated user.
     func callAsFunction(_ body: UpdateUserRequest, caller: Caller, ip: String) async throws -> UserRecord {
         let now = now()
+        try SecondFactorRule.requireAAL2(
+            caller,
+            when: body.password != nil || (body.email.map { $0.lowercased() != caller.user.email } ?? false),
+            for: "change the e-mail address or password"
+        )
         try await check(body.nonce, userID: caller.user.id, now: now)
         let hash = try await newPasswordHash(body, caller: caller, ip: ip, now: now)
         let (updated, mails): (UserRecord, [Mail?]) = try await storage.transaction { tx in

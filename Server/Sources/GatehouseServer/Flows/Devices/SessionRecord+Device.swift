@@ -2,9 +2,9 @@ import Foundation
 import GatehouseCore
 
 extension SessionRecord {
-    /// The authenticator assurance level the session reached: `aal1` until a second factor
-    /// exists on the session.
-    var assuranceLevel: String { "aal1" }
+    /// The authenticator assurance level the session reached: `aal2` once a second factor's code
+    /// was verified in it.
+    var assuranceLevel: String { aal }
 
     /// The session as `GET /user/sessions` lists it.
     func deviceWire(current: Bool) -> WireDeviceSession {

@@ -3,6 +3,8 @@ import Foundation
 /// What a rate limit counts.
 enum RateLimitBucket: String, Sendable {
     case token, verify, otp, anonymous, emailSent, failedPassword, userUpdate
+    /// Factor challenges and verifies per client address (a minute) and per user (an hour).
+    case mfa, mfaUser
     /// Mails sent to one address per hour, of every kind.
     case emailRecipient
     /// Send requests for an address no account has (spaced like a known one's).

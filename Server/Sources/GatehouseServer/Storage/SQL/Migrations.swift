@@ -157,6 +157,43 @@ enum Migrations {
             ]
         ),
         (
+            // Second factors (authenticator apps), their challenges, and each session's assurance
+            // level with the factor it relied on (`protocol.md` §4.4).
+            "0006_mfa",
+            [
+                """
+                CREATE TABLE mfa_factors (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    friendly_name TEXT NOT NULL DEFAULT '',
+                    factor_type TEXT NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('unverified', 'verified')),
+                    secret TEXT NOT NULL,
+                    last_used_step {bigint},
+                    created_at {real} NOT NULL,
+                    updated_at {real} NOT NULL,
+                    last_challenged_at {real}
+                )
+                """,
+                "CREATE INDEX mfa_factors_user_id ON mfa_factors(user_id)",
+                "CREATE UNIQUE INDEX mfa_factors_user_friendly_name ON mfa_factors(user_id, friendly_name) WHERE friendly_name <> ''",
+                """
+                CREATE TABLE mfa_challenges (
+                    id TEXT PRIMARY KEY,
+                    factor_id TEXT NOT NULL REFERENCES mfa_factors(id) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    ip TEXT NOT NULL,
+                    created_at {real} NOT NULL,
+                    expires_at {real} NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0
+                )
+                """,
+                "CREATE INDEX mfa_challenges_factor_id ON mfa_challenges(factor_id)",
+                "ALTER TABLE sessions ADD COLUMN aal TEXT NOT NULL DEFAULT 'aal1'",
+                "ALTER TABLE sessions ADD COLUMN factor_id TEXT",
+            ]
+        ),
+        (
             // Where each session signed in and last refreshed from, and its device label
             // (`GET /user/sessions`); the sweep of ended sessions reads both times by index.
             "0007_session_devices",

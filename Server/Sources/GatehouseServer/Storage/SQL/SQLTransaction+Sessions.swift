@@ -45,6 +45,7 @@ extension SQLTransaction {
         }
         return """
             SELECT \(qualified.joined(separator: ", ")), \(dialect.identitiesJSON) AS identities_json,
+            \(dialect.factorsJSON) AS factors_json,
             \(sessionColumns) FROM sessions s JOIN users ON users.id = s.user_id WHERE s.id = ?
             """
     }
@@ -53,11 +54,11 @@ extension SQLTransaction {
     static let sessionColumns = """
         s.id AS s_id, s.user_id AS s_user_id, s.salt AS s_salt, s.counter AS s_counter, s.created_at AS s_created_at,
         s.refreshed_at AS s_refreshed_at, s.rotated_at AS s_rotated_at, s.amr AS s_amr, s.device AS s_device,
-        s.created_ip AS s_created_ip, s.refreshed_ip AS s_refreshed_ip
+        s.created_ip AS s_created_ip, s.refreshed_ip AS s_refreshed_ip, s.aal AS s_aal, s.factor_id AS s_factor_id
         """
 
     func session(from row: SQLRow) -> SessionRecord {
-        SessionRecord(
+        var session = SessionRecord(
             id: UUID(uuidString: row.column("s_id")?.string ?? "") ?? UUID(),
             userID: UUID(uuidString: row.column("s_user_id")?.string ?? "") ?? UUID(),
             salt: row.column("s_salt")?.string ?? "",
@@ -71,6 +72,9 @@ extension SQLTransaction {
             createdIP: row.column("s_created_ip")?.string,
             refreshedIP: row.column("s_refreshed_ip")?.string
         )
+        session.aal = row.column("s_aal")?.string ?? "aal1"
+        session.factorID = row.column("s_factor_id")?.string.flatMap(UUID.init(uuidString:))
+        return session
     }
 
     func rotateSession(id: UUID, expectedCounter: Int64, at now: Date, from ip: String?) async throws -> Bool {

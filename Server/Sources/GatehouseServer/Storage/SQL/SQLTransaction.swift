@@ -44,7 +44,7 @@ struct SQLTransaction: StorageTransaction {
     static let postgresUserSelect = userSelect(.postgres)
 
     static func userSelect(_ dialect: SQLDialect) -> String {
-        "SELECT \(userColumns), \(dialect.identitiesJSON) AS identities_json FROM users"
+        "SELECT \(userColumns), \(dialect.identitiesJSON) AS identities_json, \(dialect.factorsJSON) AS factors_json FROM users"
     }
 
     func user(id: UUID) async throws -> UserRecord? {
@@ -100,7 +100,7 @@ struct SQLTransaction: StorageTransaction {
     }
 
     func user(from row: SQLRow) -> UserRecord {
-        UserRecord(
+        var user = UserRecord(
             id: UUID(uuidString: row.column("id")?.string ?? "") ?? UUID(),
             email: row.column("email")?.string,
             passwordHash: row.column("encrypted_password")?.string,
@@ -120,5 +120,7 @@ struct SQLTransaction: StorageTransaction {
             updatedAt: row.date("updated_at") ?? Date(timeIntervalSince1970: 0),
             identities: Self.identities(fromJSON: row.column("identities_json")?.string)
         )
+        user.factors = Self.factors(fromJSON: row.column("factors_json")?.string)
+        return user
     }
 }

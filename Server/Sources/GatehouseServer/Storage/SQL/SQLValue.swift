@@ -98,6 +98,29 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// A scalar subquery giving a user's factors (`users` row in scope) as JSON text, without
+    /// their secrets.
+    var factorsJSON: String {
+        switch self {
+        case .sqlite: Self.sqliteFactorsJSON
+        case .postgres: Self.postgresFactorsJSON
+        }
+    }
+
+    private static let factorFields = [
+        "id", "user_id", "friendly_name", "factor_type", "status", "created_at", "updated_at", "last_challenged_at",
+    ]
+
+    private static let sqliteFactorsJSON = """
+        (SELECT json_group_array(json_object(\(factorFields.map { "'\($0)', f.\($0)" }.joined(separator: ", ")))) \
+        FROM (SELECT * FROM mfa_factors WHERE user_id = users.id ORDER BY created_at, id) f)
+        """
+
+    private static let postgresFactorsJSON = """
+        (SELECT COALESCE(json_agg(json_build_object(\(factorFields.map { "'\($0)', f.\($0)" }.joined(separator: ", ")))
+        ORDER BY f.created_at, f.id), '[]')::text FROM mfa_factors f WHERE f.user_id = users.id)
+        """
+
     private static let identityFields = [
         "id", "user_id", "provider", "provider_id", "email", "identity_data", "last_sign_in_at", "created_at",
         "updated_at",

@@ -1,0 +1,51 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+import Hummingbird
+
+/// The caller's second factors: `POST /factors`, `POST /factors/{id}/challenge`,
+/// `POST /factors/{id}/verify`, `DELETE /factors/{id}`. Registered behind ``CallerMiddleware``.
+struct FactorController {
+    let enrollment: FactorEnrollment
+    let challenge: FactorChallengeCreation
+    let verification: FactorVerification
+    let unenrollment: FactorUnenrollment
+
+    /// The answer of `DELETE /factors/{id}`.
+    struct Removed: Encodable {
+        var id: String
+    }
+
+    func register(on router: some RouterMethods<AppRequestContext>) {
+        router.post("factors") { request, context in
+            let body = try await JSONBody.decode(EnrollFactorRequest.self, from: request, context: context)
+            let enrolled = try await enrollment(body, caller: try context.requireCaller(), ip: context.clientKey)
+            return try JSONBody.response(enrolled, request: request)
+        }
+        router.post("factors/:factor_id/challenge") { request, context in
+            let id = try MFAAccess.id(context.parameters.get("factor_id"))
+            let created = try await challenge(factorID: id, caller: try context.requireCaller(), ip: context.clientKey)
+            return try JSONBody.response(created, request: request)
+        }
+        router.post("factors/:factor_id/verify") { request, context in
+            let id = try MFAAccess.id(context.parameters.get("factor_id"))
+            let body = try await JSONBody.decode(VerifyFactorRequest.self, from: request, context: context)
+            let session = try await verification(
+                factorID: id,
+                body,
+                caller: try context.requireCaller(),
+                ip: context.clientKey
+            )
+            return try JSONBody.response(session, request: request)
+        }
+        router.delete("factors/:factor_id") { request, context in
+            let id = try MFAAccess.id(context.parameters.get("factor_id"))
+            let removed = try await unenrollment(
+                factorID: id,
+                caller: try context.requireCaller(),
+                ip: context.clientKey
+            )
+            return try JSONBody.response(Removed(id: removed.id.key), request: request)
+        }
+    }
+}

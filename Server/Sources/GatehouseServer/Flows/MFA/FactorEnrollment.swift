@@ -1,0 +1,105 @@
+import Foundation
+import GatehouseCore
+import GatehouseQR
+import HTTPTypes
+
+/// `POST /factors`: a new, unverified authenticator-app factor with a fresh secret, its
+/// `otpauth://` URI and that URI's QR code (SVG). It lapses unless a code verifies it within
+/// 300 s. At most 10 factors per user, friendly names unique per user; a user with a verified
+/// factor enrols another only from an AAL2 session; guests cannot enrol.
+struct FactorEnrollment: Sendable {
+    static let maximumFactors = 10
+
+    let storage: any AuthStorage
+    let sealing: FactorSecretSealing
+    let audit: AuditLog
+    /// The issuer apps show when the request names none (the site's host).
+    let defaultIssuer: String
+    let now: @Sendable () -> Date
+
+    func callAsFunction(_ body: EnrollFactorRequest, caller: Caller, ip: String) async throws -> WireFactorEnrollment {
+        try MFAAccess.requirePermanentUser(caller)
+        guard body.factorType == "totp" else {
+            throw APIError.validation("factor_type must be totp: only authenticator-app factors are supported")
+        }
+        let friendlyName = try Self.checked(body.friendlyName ?? "", field: "friendly_name", limit: 100)
+        let issuer = try Self.checked(body.issuer ?? defaultIssuer, field: "issuer", limit: 64)
+        guard !issuer.isEmpty, !issuer.contains(":") else {
+            throw APIError.validation("issuer must be a non-empty name without ':'")
+        }
+        if caller.user.hasVerifiedFactor, !MFAAccess.isAAL2(caller) {
+            throw Self.needsAAL2
+        }
+        let now = now()
+        let secret = TOTPSecret.random()
+        var factor = FactorRecord(
+            userID: caller.user.id,
+            friendlyName: friendlyName,
+            sealedSecret: nil,
+            createdAt: now,
+            updatedAt: now
+        )
+        factor.sealedSecret = try sealing.seal(secret, factorID: factor.id)
+        let account = caller.user.email ?? caller.user.id.key
+        // The full URI when it fits the largest QR code, else the compact one.
+        let candidates = [false, true].map { secret.uri(issuer: issuer, account: account, compact: $0) }
+        guard let (uri, qr) = candidates.lazy.compactMap({ uri in (try? QRCode(text: uri)).map { (uri, $0) } }).first
+        else {
+            throw APIError.validation("issuer and e-mail address are too long for a QR code; choose a shorter issuer")
+        }
+        let stored = factor
+        try await storage.transaction { tx in
+            try await tx.lockFactors(userID: caller.user.id)
+            try await tx.deleteUnverifiedFactors(
+                userID: caller.user.id,
+                createdBefore: now.addingTimeInterval(-FactorRecord.enrolmentLifetime)
+            )
+            guard let user = try await tx.user(id: caller.user.id) else { throw APIError.userNotFoundForToken }
+            if user.hasVerifiedFactor, !MFAAccess.isAAL2(caller) { throw Self.needsAAL2 }
+            guard user.factors.count < Self.maximumFactors else {
+                throw APIError(
+                    .unprocessableContent,
+                    .tooManyEnrolledMFAFactors,
+                    "At most \(Self.maximumFactors) factors per user: remove one before adding another"
+                )
+            }
+            if !friendlyName.isEmpty, user.factors.contains(where: { $0.friendlyName == friendlyName }) {
+                throw Self.nameConflict(friendlyName)
+            }
+            do {
+                try await tx.insertFactor(stored)
+            } catch StorageError.duplicateFactorName {
+                throw Self.nameConflict(friendlyName)
+            }
+            try await audit.record("factor_enrolled", actor: user.id, ip: ip, detail: stored.id.key, in: tx)
+        }
+        return WireFactorEnrollment(
+            id: factor.id.key,
+            friendlyName: friendlyName,
+            totp: .init(qrCode: qr.svg(), secret: secret.base32, uri: uri)
+        )
+    }
+
+    static let needsAAL2 = APIError(
+        .forbidden,
+        .insufficientAAL,
+        "AAL2 required to enroll a new factor: verify a code of an existing factor first"
+    )
+
+    static func nameConflict(_ name: String) -> APIError {
+        APIError(
+            .unprocessableContent,
+            .mfaFactorNameConflict,
+            "A factor with the friendly name \"\(name)\" already exists; choose another name"
+        )
+    }
+
+    /// A text field without control characters, at most `limit` characters.
+    static func checked(_ text: String, field: String, limit: Int) throws -> String {
+        guard text.count <= limit else { throw APIError.validation("\(field) must be at most \(limit) characters") }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw APIError.validation("\(field) must not contain control characters")
+        }
+        return text
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// `POST /factors/{id}/verify`: checks an authenticator app's code for a challenge and raises the
+/// caller's session to AAL2 (a `totp` entry in `amr`, a new refresh token); an unverified factor
+/// becomes verified, and the user's other sessions below AAL2 end.
+///
+/// A challenge answers one verify, from the address that created it, within 300 s; it dies after
+/// 5 codes. Each code is counted in a transaction that commits before the comparison, so that
+/// concurrent guesses never pass the cap together. A code accepted once is refused for the rest of
+/// its window and so is any older one (the factor keeps the newest accepted 30 s step).
+struct FactorVerification: Sendable {
+    let storage: any AuthStorage
+    let sealing: FactorSecretSealing
+    let limiter: any RateLimiter
+    let limits: RateLimitSettings
+    let sessions: SessionIssuer
+    let audit: AuditLog
+    let now: @Sendable () -> Date
+
+    private enum Counted: Sendable {
+        case factor(FactorRecord)
+        case failure(APIError)
+    }
+
+    func callAsFunction(
+        factorID: UUID,
+        _ body: VerifyFactorRequest,
+        caller: Caller,
+        ip: String
+    ) async throws -> WireSession {
+        try MFAAccess.requirePermanentUser(caller)
+        let now = now()
+        try await MFAAccess.limit(caller, ip: ip, limiter: limiter, limits: limits, now: now)
+        guard let challengeID = UUID(uuidString: body.challengeID) else { throw Self.challengeNotFound }
+        let counted = try await storage.transaction { tx -> Counted in
+            guard let factor = try await tx.factor(id: factorID, userID: caller.user.id), !factor.hasLapsed(at: now)
+            else { return .failure(MFAAccess.factorNotFound) }
+            guard let challenge = try await tx.challenge(id: challengeID, factorID: factorID) else {
+                return .failure(Self.challengeNotFound)
+            }
+            guard challenge.expiresAt >= now else {
+                _ = try await tx.deleteChallenge(id: challengeID)
+                return .failure(Self.challengeExpired)
+            }
+            guard challenge.ip == ip else { return .failure(Self.addressMismatch) }
+            guard
+                try await tx.countChallengeAttempt(id: challengeID, below: FactorChallengeRecord.maximumAttempts) != nil
+            else {
+                _ = try await tx.deleteChallenge(id: challengeID)
+                return .failure(Self.challengeSpent)
+            }
+            return .factor(factor)
+        }
+        let factor: FactorRecord
+        switch counted {
+        case .failure(let error): throw error
+        case .factor(let found): factor = found
+        }
+        guard let step = try sealing.open(factor).matchingStep(of: body.code, at: now) else {
+            throw APIError(.unprocessableContent, .mfaVerificationFailed, "Invalid TOTP code entered")
+        }
+        let grant = try await storage.transaction { tx in
+            guard try await tx.deleteChallenge(id: challengeID) else { throw Self.challengeExpired }
+            guard try await tx.recordFactorStep(id: factor.id, step: step) else {
+                throw APIError(
+                    .unprocessableContent,
+                    .mfaVerificationFailed,
+                    "This code was used already: wait for the app's next code"
+                )
+            }
+            if !factor.isVerified { try await tx.markFactorVerified(id: factor.id, at: now) }
+            guard let session = try await tx.session(id: caller.session.id) else { throw APIError.sessionNotFound }
+            let amr =
+                [AMREntry(method: "totp", timestamp: Int(now.timeIntervalSince1970))]
+                + session.amr.filter { $0.method != "totp" }
+            guard let elevated = try await tx.elevateSession(id: session.id, factorID: factor.id, amr: amr, at: now)
+            else { throw APIError.sessionNotFound }
+            try await tx.deleteSessionsBelowAAL2(userID: caller.user.id, except: session.id)
+            guard let user = try await tx.user(id: caller.user.id) else { throw APIError.userNotFoundForToken }
+            try await audit.record("factor_verified", actor: user.id, ip: ip, detail: factor.id.key, in: tx)
+            return SessionGrant(user: user, session: elevated, counter: elevated.counter)
+        }
+        return try await sessions.answer(grant, now: now)
+    }
+
+    static let challengeNotFound = APIError(.notFound, .mfaFactorNotFound, "Challenge not found for this factor")
+
+    static let challengeExpired = APIError(
+        .unprocessableContent,
+        .mfaChallengeExpired,
+        "The challenge has expired or was used: create a new challenge"
+    )
+
+    static let challengeSpent = APIError(
+        .unprocessableContent,
+        .mfaChallengeExpired,
+        "Too many wrong codes for this challenge: create a new challenge"
+    )
+
+    static let addressMismatch = APIError(
+        .unprocessableContent,
+        .mfaIPAddressMismatch,
+        "Challenge and verify IP addresses mismatch: create the challenge from this address"
+    )
+}

@@ -1,0 +1,38 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// The rules every factor route shares: who may use them, and the answers when a factor is
+/// not the caller's.
+enum MFAAccess {
+    /// Guests cannot have factors (GoTrue: 403 `no_authorization`).
+    static func requirePermanentUser(_ caller: Caller) throws {
+        if caller.user.isAnonymous {
+            throw APIError(.forbidden, .noAuthorization, "Guest accounts cannot use two-factor sign-in; sign up first")
+        }
+    }
+
+    /// Whether the caller's session is at AAL2.
+    static func isAAL2(_ caller: Caller) -> Bool { caller.session.aal == "aal2" }
+
+    static let factorNotFound = APIError(.notFound, .mfaFactorNotFound, "Factor not found")
+
+    /// The id of a path parameter; anything but a UUID is not found.
+    static func id(_ text: String?) throws -> UUID {
+        guard let id = text.flatMap(UUID.init(uuidString:)) else { throw factorNotFound }
+        return id
+    }
+
+    /// Counts a factor request against the client's and the user's windows (`/factors/{id}/challenge`
+    /// and `/verify`).
+    static func limit(
+        _ caller: Caller,
+        ip: String,
+        limiter: any RateLimiter,
+        limits: RateLimitSettings,
+        now: Date
+    ) async throws {
+        try await limiter.hit(.mfa, key: ip, limit: limits.mfa, window: 60, now: now)
+        try await limiter.hit(.mfaUser, key: caller.user.id.key, limit: limits.mfaPerUser, window: 3600, now: now)
+    }
+}

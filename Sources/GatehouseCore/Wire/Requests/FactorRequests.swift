@@ -1,0 +1,36 @@
+/// `POST /factors`: enrols a new, unverified factor.
+public struct EnrollFactorRequest: Codable, Sendable, Equatable {
+    /// `totp`; other types are refused.
+    public var factorType: String
+    public var friendlyName: String?
+    /// The name authenticator apps show above the code; the site's host when absent.
+    public var issuer: String?
+
+    public init(factorType: String = "totp", friendlyName: String? = nil, issuer: String? = nil) {
+        self.factorType = factorType
+        self.friendlyName = friendlyName
+        self.issuer = issuer
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case issuer
+        case factorType = "factor_type"
+        case friendlyName = "friendly_name"
+    }
+}
+
+/// `POST /factors/{id}/verify`: the code of an authenticator app for a challenge.
+public struct VerifyFactorRequest: Codable, Sendable, Equatable {
+    public var challengeID: String
+    public var code: String
+
+    public init(challengeID: String, code: String) {
+        self.challengeID = challengeID
+        self.code = code
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case code
+        case challengeID = "challenge_id"
+    }
+}
