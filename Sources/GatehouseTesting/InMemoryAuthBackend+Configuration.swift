@@ -60,6 +60,7 @@ extension InMemoryAuthBackend {
     public enum Operation: String, Sendable, CaseIterable {
         case signUp, signIn, signInAnonymously, signInWithIDToken, sendMagicCode, verifyCode
         case resetPassword, refresh, user, updateUser, deleteAccount, signOut, sessions, endSession
+        case enrollFactor, challengeFactor, verifyFactor, unenrollFactor
     }
 
     /// A code the backend "e-mailed".

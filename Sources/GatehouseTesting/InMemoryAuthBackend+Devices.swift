@@ -19,6 +19,7 @@ extension InMemoryAuthBackend {
                     createdAt: record.createdAt,
                     refreshedAt: record.refreshedAt,
                     ip: nil,
+                    aal: record.aal.rawValue,
                     methods: record.methods,
                     isCurrent: record.id == access.sessionID
                 )

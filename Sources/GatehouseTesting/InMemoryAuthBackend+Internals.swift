@@ -5,6 +5,7 @@ extension InMemoryAuthBackend {
     /// Counts the call, applies latency, an outage or a queued failure.
     func enter(_ operation: Operation) async throws {
         calls[operation, default: 0] += 1
+        purgeLapsedFactors()
         if latency > .zero { try await Task.sleep(for: latency) }
         if offline { throw AuthError.networkUnavailable(underlying: "InMemoryAuthBackend is offline") }
         if var queue = failures[operation], !queue.isEmpty {
@@ -179,7 +180,8 @@ extension InMemoryAuthBackend {
             accessToken: access,
             refreshToken: refreshToken,
             expiresAt: expiresAt,
-            user: accounts[record.userID]!.user
+            user: accounts[record.userID]!.user,
+            aal: record.aal
         )
     }
 
@@ -195,6 +197,8 @@ extension InMemoryAuthBackend {
     func removeUser(id: String) {
         endSessions { $0.userID == id }
         codes[id] = nil
+        factors[id] = nil
+        challenges = challenges.filter { $0.value.userID != id }
         identities = identities.filter { $0.value != id }
         accounts[id] = nil
     }

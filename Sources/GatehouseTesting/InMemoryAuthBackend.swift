@@ -33,6 +33,10 @@ public actor InMemoryAuthBackend: AuthBackend {
     /// Pending codes by user id and purpose.
     var codes: [String: [VerificationType: CodeRecord]] = [:]
     var identities: [IdentityKey: String] = [:]
+    /// Second factors by user id.
+    var factors: [String: [FactorEntry]] = [:]
+    /// Factor challenges by id.
+    var challenges: [String: ChallengeEntry] = [:]
     var idTokens: [String: IDTokenClaims] = [:]
     var usedNonces: Set<String> = []
     var sent: [SentCode] = []
@@ -147,12 +151,17 @@ public actor InMemoryAuthBackend: AuthBackend {
     public func updateUser(_ changes: UserChanges, for session: Session) async throws -> User {
         try await enter(.updateUser)
         let record = try authenticate(session)
+        let current = accounts[record.userID]?.user
+        if changes.password != nil || (changes.email.map { $0.lowercased() != current?.email } ?? false) {
+            try requireAAL2(record, for: "change the e-mail address or password")
+        }
         return try applyChanges(changes, toUser: record.userID, session: record.sessionID)
     }
 
     public func deleteAccount(_ session: Session) async throws {
         try await enter(.deleteAccount)
         let record = try authenticate(session)
+        try requireAAL2(record, for: "delete the account")
         removeUser(id: record.userID)
     }
 

@@ -36,6 +36,10 @@ struct SessionRecord {
     var methods: [String]
     /// The order it was opened in (1 for the backend's first session).
     var sequence: Int
+    /// `aal2` once a factor's code was verified in it.
+    var aal: AssuranceLevel.Level = .aal1
+    /// The factor an AAL2 session relied on.
+    var factorID: String?
 }
 
 /// An issued access token. It stays readable after its session ends, so a call with it is

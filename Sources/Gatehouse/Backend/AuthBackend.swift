@@ -55,6 +55,26 @@ public protocol AuthBackend: Sendable {
     /// Deletes the signed-in user's account.
     func deleteAccount(_ session: Session) async throws
 
+    /// Enrols a new authenticator-app factor for the session's user (unverified until its first
+    /// code is verified). Defaults to `not_supported`.
+    func enrollTOTP(friendlyName: String?, for session: Session) async throws -> TOTPEnrollment
+
+    /// Starts a challenge of one of the user's factors. Defaults to `not_supported`.
+    func challengeFactor(_ factorID: String, for session: Session) async throws -> FactorChallenge
+
+    /// Verifies an authenticator app's code for a challenge: the same session, raised to AAL2,
+    /// with new tokens. Defaults to `not_supported`.
+    func verifyFactor(
+        _ factorID: String,
+        challengeID: String,
+        code: String,
+        for session: Session
+    ) async throws
+        -> Session
+
+    /// Removes one of the user's factors. Defaults to `not_supported`.
+    func unenrollFactor(_ factorID: String, for session: Session) async throws
+
     /// Ends sessions on the server. Callers treat failures as best-effort.
     func signOut(_ session: Session, scope: LogoutScope) async throws
 
@@ -86,6 +106,31 @@ extension AuthBackend {
     /// ``ErrorCode/notSupported``.
     public func endSession(id: UUID, nonce: String?, for session: Session) async throws -> EndedSession {
         throw AuthError.notSupported("ending one session")
+    }
+
+    /// `not_supported`.
+    public func enrollTOTP(friendlyName: String?, for session: Session) async throws -> TOTPEnrollment {
+        throw AuthError.notSupported("Two-factor sign-in")
+    }
+
+    /// `not_supported`.
+    public func challengeFactor(_ factorID: String, for session: Session) async throws -> FactorChallenge {
+        throw AuthError.notSupported("Two-factor sign-in")
+    }
+
+    /// `not_supported`.
+    public func verifyFactor(
+        _ factorID: String,
+        challengeID: String,
+        code: String,
+        for session: Session
+    ) async throws -> Session {
+        throw AuthError.notSupported("Two-factor sign-in")
+    }
+
+    /// `not_supported`.
+    public func unenrollFactor(_ factorID: String, for session: Session) async throws {
+        throw AuthError.notSupported("Two-factor sign-in")
     }
 
     /// Verifies with ``verifyCode(email:code:type:)`` and type `email_change`; a backend with

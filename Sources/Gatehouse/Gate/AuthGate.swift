@@ -31,6 +31,9 @@ public struct AuthGate: Sendable, Equatable {
         case signIn
         /// Show the app, with the signed-in user (always non-`nil` in gate mode).
         case content(User?)
+        /// The user signed in with a password or code and must enter a code of their
+        /// authenticator app (``MultiFactorAuth/challengeAndVerify(factorID:code:)``), in both modes.
+        case secondFactor(User)
         /// The stored session could not be read: show the error and a retry.
         case sessionError(AuthError)
     }
@@ -72,6 +75,15 @@ public struct AuthGate: Sendable, Equatable {
 
     /// The route for a session lifecycle value.
     public func route(for session: Loadable<User?>) -> Route {
+        route(for: session, assurance: nil)
+    }
+
+    /// The route for a session lifecycle value and the session's assurance level
+    /// (``AuthService/assuranceLevel``): a user whose second factor is due gets ``Route/secondFactor(_:)``.
+    public func route(for session: Loadable<User?>, assurance: AssuranceLevel?) -> Route {
+        if case .secondFactorRequired(let user) = AuthState(session, assurance: assurance) {
+            return .secondFactor(user)
+        }
         switch (mode, session) {
         case (.gate, .notInitiated), (.gate, .loading): return .progress
         case (.gate, .success(nil)): return .signIn

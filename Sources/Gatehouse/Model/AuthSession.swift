@@ -53,4 +53,7 @@ public struct AuthSession: Sendable, Equatable {
 
     /// Whether the user is a guest.
     public var isGuest: Bool { state.isGuest }
+
+    /// Whether the user must still enter a code of their authenticator app.
+    public var isSecondFactorRequired: Bool { state.isSecondFactorRequired }
 }

@@ -8,11 +8,15 @@ public enum AuthState: Sendable, Hashable {
     case guest(User)
     /// A permanent user is signed in.
     case authenticated(User)
+    /// A permanent user signed in with a first factor (password, e-mailed code, Apple,
+    /// Google) and must enter a code of their authenticator app (``MultiFactorAuth``) before
+    /// the sign-in is complete: signed in, not authenticated.
+    case secondFactorRequired(User)
 
     /// The signed-in user, guest or permanent.
     public var user: User? {
         switch self {
-        case .guest(let user), .authenticated(let user): return user
+        case .guest(let user), .authenticated(let user), .secondFactorRequired(let user): return user
         case .loading, .unauthenticated: return nil
         }
     }
@@ -23,6 +27,12 @@ public enum AuthState: Sendable, Hashable {
     /// Whether a permanent (non-guest) user is signed in.
     public var isAuthenticated: Bool {
         if case .authenticated = self { return true }
+        return false
+    }
+
+    /// Whether the signed-in user must still enter a code of their authenticator app.
+    public var isSecondFactorRequired: Bool {
+        if case .secondFactorRequired = self { return true }
         return false
     }
 
@@ -39,10 +49,18 @@ extension AuthState {
     /// `.failure` maps to `.loading`, not `.unauthenticated`: a store that could not be read
     /// says nothing about who is signed in, and the error travels in ``AuthSession/error``.
     public init(_ session: Loadable<User?>) {
+        self.init(session, assurance: nil)
+    }
+
+    /// The state of a session lifecycle value and the session's assurance level: a permanent
+    /// user below the level their factors reach has ``secondFactorRequired(_:)``.
+    public init(_ session: Loadable<User?>, assurance: AssuranceLevel?) {
         switch session {
         case .notInitiated, .loading, .failure: self = .loading
         case .success(nil): self = .unauthenticated
-        case .success(let user?): self = user.isAnonymous ? .guest(user) : .authenticated(user)
+        case .success(let user?) where user.isAnonymous: self = .guest(user)
+        case .success(let user?):
+            self = assurance?.isSecondFactorRequired == true ? .secondFactorRequired(user) : .authenticated(user)
         }
     }
 }

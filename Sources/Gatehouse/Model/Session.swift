@@ -10,13 +10,38 @@ public struct Session: Sendable, Equatable, Codable {
     public var expiresAt: Date
     /// The user the tokens belong to.
     public var user: User
+    /// The session's assurance level (the access token's `aal`): `aal2` once a code of the
+    /// user's authenticator app was verified in it.
+    public var aal: AssuranceLevel.Level
 
     /// Creates a session.
-    public init(accessToken: String, refreshToken: String, expiresAt: Date, user: User) {
+    public init(
+        accessToken: String,
+        refreshToken: String,
+        expiresAt: Date,
+        user: User,
+        aal: AssuranceLevel.Level = .aal1
+    ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresAt = expiresAt
         self.user = user
+        self.aal = aal
+    }
+
+    /// The session's level and the level the user's verified factors reach.
+    public var assuranceLevel: AssuranceLevel {
+        AssuranceLevel(current: aal, next: user.hasVerifiedFactor ? .aal2 : aal)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try c.decode(String.self, forKey: .accessToken)
+        refreshToken = try c.decode(String.self, forKey: .refreshToken)
+        expiresAt = try c.decode(Date.self, forKey: .expiresAt)
+        user = try c.decode(User.self, forKey: .user)
+        // Sessions stored before assurance levels existed are AAL1.
+        aal = try c.decodeIfPresent(AssuranceLevel.Level.self, forKey: .aal) ?? .aal1
     }
 
     /// Whether the access token expires within `leeway` seconds of `now`.
@@ -33,7 +58,8 @@ extension Session {
             accessToken: wire.accessToken,
             refreshToken: wire.refreshToken,
             expiresAt: now.addingTimeInterval(TimeInterval(wire.expiresIn)),
-            user: User(wire: wire.user)
+            user: User(wire: wire.user),
+            aal: AccessTokenClaims.assuranceLevel(of: wire.accessToken)
         )
     }
 }

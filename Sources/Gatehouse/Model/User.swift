@@ -21,6 +21,8 @@ public struct User: Sendable, Hashable, Codable, Identifiable {
     public var appMetadata: [String: JSONValue]
     /// User-controlled metadata (display name, preferences).
     public var userMetadata: [String: JSONValue]
+    /// The user's second factors (authenticator apps), verified or not.
+    public var factors: [Factor]
 
     /// Creates a user value.
     public init(
@@ -32,7 +34,8 @@ public struct User: Sendable, Hashable, Codable, Identifiable {
         emailConfirmedAt: Date? = nil,
         newEmail: String? = nil,
         appMetadata: [String: JSONValue] = [:],
-        userMetadata: [String: JSONValue] = [:]
+        userMetadata: [String: JSONValue] = [:],
+        factors: [Factor] = []
     ) {
         self.id = id
         self.email = email
@@ -43,6 +46,25 @@ public struct User: Sendable, Hashable, Codable, Identifiable {
         self.newEmail = newEmail
         self.appMetadata = appMetadata
         self.userMetadata = userMetadata
+        self.factors = factors
+    }
+
+    /// Whether the user has a verified second factor: a sign-in needs its code to complete.
+    public var hasVerifiedFactor: Bool { factors.contains(where: \.isVerified) }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        email = try c.decodeIfPresent(String.self, forKey: .email)
+        isAnonymous = try c.decode(Bool.self, forKey: .isAnonymous)
+        createdAt = try c.decodeIfPresent(Date.self, forKey: .createdAt)
+        lastSignInAt = try c.decodeIfPresent(Date.self, forKey: .lastSignInAt)
+        emailConfirmedAt = try c.decodeIfPresent(Date.self, forKey: .emailConfirmedAt)
+        newEmail = try c.decodeIfPresent(String.self, forKey: .newEmail)
+        appMetadata = try c.decode([String: JSONValue].self, forKey: .appMetadata)
+        userMetadata = try c.decode([String: JSONValue].self, forKey: .userMetadata)
+        // Sessions stored before factors existed have none.
+        factors = try c.decodeIfPresent([Factor].self, forKey: .factors) ?? []
     }
 }
 
@@ -58,7 +80,8 @@ extension User {
             emailConfirmedAt: wire.emailConfirmedAt,
             newEmail: wire.newEmail.flatMap { $0.isEmpty ? nil : $0 },
             appMetadata: wire.appMetadata,
-            userMetadata: wire.userMetadata
+            userMetadata: wire.userMetadata,
+            factors: (wire.factors ?? []).map(Factor.init(wire:))
         )
     }
 }

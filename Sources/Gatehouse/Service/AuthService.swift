@@ -56,7 +56,13 @@ public final class AuthService {
     @ObservationIgnored let configuration: Configuration
     @ObservationIgnored let events = EventBroadcaster()
     /// The tokens of the signed-in user.
-    @ObservationIgnored var tokens: Session?
+    @ObservationIgnored var tokens: Session? {
+        didSet { if assuranceLevel != tokens?.assuranceLevel { assuranceLevel = tokens?.assuranceLevel } }
+    }
+
+    /// The session's assurance level and the level the user's factors reach; `nil` when signed
+    /// out. Below it, ``state`` is ``AuthState/secondFactorRequired(_:)``.
+    public internal(set) var assuranceLevel: AssuranceLevel?
     /// Incremented whenever the signed-in session is replaced or ended; results of work started
     /// under an older generation are dropped.
     @ObservationIgnored var generation = 0
@@ -104,7 +110,7 @@ public final class AuthService {
     }
 
     /// Who is signed in.
-    public var state: AuthState { AuthState(session) }
+    public var state: AuthState { AuthState(session, assurance: assuranceLevel) }
 
     /// The signed-in user, guest or permanent.
     public var currentUser: User? { session.value ?? nil }
@@ -112,8 +118,9 @@ public final class AuthService {
     /// Whether a user is signed in, guest or permanent.
     public var isSignedIn: Bool { currentUser != nil }
 
-    /// Whether a permanent (non-guest) user is signed in. Guests are signed in but not
-    /// authenticated: check ``isSignedIn`` to include them.
+    /// Whether a permanent (non-guest) user is signed in completely. Guests, and users whose
+    /// second factor is due, are signed in but not authenticated: check ``isSignedIn`` to
+    /// include them.
     public var isAuthenticated: Bool { state.isAuthenticated }
 
     /// Whether the signed-in user is a guest.

@@ -5,7 +5,8 @@
 public import SwiftUI
 
 /// A root view for gate mode: progress while restoring, sign-in when nobody is signed in,
-/// the app when someone is, and a session-error screen when the stored session could not be
+/// the second-factor screen while a code of the user's authenticator app is due, the app when
+/// someone is signed in, and a session-error screen when the stored session could not be
 /// read (retry when the error may pass, "Sign in again" after a confirmation when it cannot).
 ///
 /// All routing decisions come from ``AuthGate``; this view only draws them. It restores the
@@ -14,15 +15,18 @@ public import SwiftUI
 /// environment for the views below (`@Environment(AuthService.self)`).
 ///
 /// ```swift
-/// AuthGuardView(auth: auth) { user in MainTabView() } signIn: { SignInView() }
+/// AuthGuardView(auth: auth) { user in MainTabView() } signIn: { SignInView() } secondFactor: { user in
+///     CodeEntryView(user: user)  // auth.mfa.challengeAndVerify(factorID:code:)
+/// }
 /// ```
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
-public struct AuthGuardView<Content: View, SignIn: View>: View {
+public struct AuthGuardView<Content: View, SignIn: View, SecondFactor: View>: View {
     private let auth: AuthService
     private let gate: AuthGate
     private let texts: AuthGateTexts
     private let content: (User?) -> Content
     private let signIn: () -> SignIn
+    private let secondFactor: (User) -> SecondFactor
     @State private var confirmingSignInAgain = false
 
     /// Creates the view.
@@ -33,29 +37,34 @@ public struct AuthGuardView<Content: View, SignIn: View>: View {
     ///   - texts: The session-error screen's words (localizable defaults).
     ///   - content: The app, given the signed-in user (`nil` only in optional mode).
     ///   - signIn: The sign-in screen.
+    ///   - secondFactor: The screen that asks for a code of the user's authenticator app.
     public init(
         auth: AuthService,
         gate: AuthGate = .gate,
         texts: AuthGateTexts = AuthGateTexts(),
         @ViewBuilder content: @escaping (User?) -> Content,
-        @ViewBuilder signIn: @escaping () -> SignIn
+        @ViewBuilder signIn: @escaping () -> SignIn,
+        @ViewBuilder secondFactor: @escaping (User) -> SecondFactor
     ) {
         self.auth = auth
         self.gate = gate
         self.texts = texts
         self.content = content
         self.signIn = signIn
+        self.secondFactor = secondFactor
     }
 
     public var body: some View {
         Group {
-            switch gate.route(for: auth.session) {
+            switch gate.route(for: auth.session, assurance: auth.assuranceLevel) {
             case .progress:
                 ProgressView()
             case .signIn:
                 signIn()
             case .content(let user):
                 content(user)
+            case .secondFactor(let user):
+                secondFactor(user)
             case .sessionError(let error):
                 sessionError(error)
             }
@@ -85,6 +94,28 @@ public struct AuthGuardView<Content: View, SignIn: View>: View {
         } message: {
             Text(texts.confirmMessage)
         }
+    }
+}
+
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+extension AuthGuardView where SecondFactor == SignIn {
+    /// Creates the view without a screen of its own for the second factor: the sign-in screen
+    /// shows while a code is due (it reads ``AuthService/state`` to ask for it).
+    public init(
+        auth: AuthService,
+        gate: AuthGate = .gate,
+        texts: AuthGateTexts = AuthGateTexts(),
+        @ViewBuilder content: @escaping (User?) -> Content,
+        @ViewBuilder signIn: @escaping () -> SignIn
+    ) {
+        self.init(
+            auth: auth,
+            gate: gate,
+            texts: texts,
+            content: content,
+            signIn: signIn,
+            secondFactor: { _ in signIn() }
+        )
     }
 }
 #endif
