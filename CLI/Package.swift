@@ -34,6 +34,8 @@ let package = Package(
             name: "gatehouse",
             dependencies: [
                 "GatehouseCLI",
+                // The terminal QR code of `gatehouse mfa enroll`.
+                .product(name: "GatehouseQR", package: "Gatehouse"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

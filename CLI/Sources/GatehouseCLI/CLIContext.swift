@@ -71,7 +71,8 @@ public final class CLIContext {
             accessTokenExpiresAt: auth.accessTokenExpiresAt,
             verified: auth.isSessionVerified,
             error: auth.session.error?.message,
-            account: auth.accountStatus
+            account: auth.accountStatus,
+            assuranceLevel: auth.assuranceLevel
         )
     }
 

@@ -14,6 +14,9 @@ public struct StatusReport: Sendable, Equatable, Encodable {
     public var error: String?
     /// The account status a settings screen shows (the SDK's ``AccountStatus``).
     public var account: AccountStatus?
+    /// The session's assurance level (`aal1`, or `aal2` after an authenticator app's code) and
+    /// the level the user's factors reach.
+    public var assuranceLevel: AssuranceLevel?
 
     /// Creates a report.
     public init(
@@ -25,7 +28,8 @@ public struct StatusReport: Sendable, Equatable, Encodable {
         accessTokenExpiresAt: Date?,
         verified: Bool,
         error: String? = nil,
-        account: AccountStatus? = nil
+        account: AccountStatus? = nil,
+        assuranceLevel: AssuranceLevel? = nil
     ) {
         self.server = server
         self.signedIn = signedIn
@@ -36,6 +40,7 @@ public struct StatusReport: Sendable, Equatable, Encodable {
         self.verified = verified
         self.error = error
         self.account = account
+        self.assuranceLevel = assuranceLevel
     }
 
     enum CodingKeys: String, CodingKey {
@@ -44,6 +49,9 @@ public struct StatusReport: Sendable, Equatable, Encodable {
         case userID = "user_id"
         case accessTokenExpiresAt = "access_token_expires_at"
         case account = "account_status"
+        case aal
+        case nextAAL = "next_aal"
+        case secondFactorRequired = "second_factor_required"
     }
 
     private enum AccountKeys: String, CodingKey {
@@ -62,6 +70,11 @@ public struct StatusReport: Sendable, Equatable, Encodable {
         try container.encodeIfPresent(accessTokenExpiresAt, forKey: .accessTokenExpiresAt)
         try container.encode(verified, forKey: .verified)
         try container.encodeIfPresent(error, forKey: .error)
+        if let assuranceLevel {
+            try container.encode(assuranceLevel.current.rawValue, forKey: .aal)
+            try container.encode(assuranceLevel.next.rawValue, forKey: .nextAAL)
+            try container.encode(assuranceLevel.isSecondFactorRequired, forKey: .secondFactorRequired)
+        }
         if let account {
             var nested = container.nestedContainer(keyedBy: AccountKeys.self, forKey: .account)
             try nested.encode(account.kind.rawValue, forKey: .kind)
@@ -87,6 +100,13 @@ public struct StatusReport: Sendable, Equatable, Encodable {
         var lines = ["Signed in to \(server) as \(email ?? "a guest")\(guest ? " (guest)" : "")"]
         if let account { lines.append("  account:  \(account.summary)") }
         if let userID { lines.append("  user id:  \(userID)") }
+        if let assuranceLevel {
+            lines.append(
+                assuranceLevel.isSecondFactorRequired
+                    ? "  level:    aal1, two-factor code due: run `gatehouse mfa verify`"
+                    : "  level:    \(assuranceLevel.current.rawValue)\(assuranceLevel.current == .aal2 ? " (two-factor)" : "")"
+            )
+        }
         if let accessTokenExpiresAt {
             let seconds = Int(accessTokenExpiresAt.timeIntervalSince(now))
             lines.append(

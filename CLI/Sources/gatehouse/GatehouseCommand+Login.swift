@@ -32,6 +32,11 @@ extension GatehouseCommand {
         @Option(help: "The raw nonce whose SHA-256 the ID token carries.")
         var nonce: String?
 
+        @Option(
+            help: "The authenticator app's code, when the account uses two-factor sign-in (asked for when omitted)."
+        )
+        var code: String?
+
         func validate() throws {
             if guest && (magicCode || email != nil || idTokenFile != nil) {
                 throw ValidationError("--guest takes no e-mail or ID token and cannot be combined with --magic-code.")
@@ -80,6 +85,7 @@ extension GatehouseCommand {
                         }
                     }
                 }
+                try await context.completeSecondFactor(code: code)
                 context.emit("Signed in as \(user.email ?? "a guest") (\(user.id)).", json: await context.status())
             }
         }

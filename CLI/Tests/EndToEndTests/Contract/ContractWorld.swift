@@ -20,6 +20,9 @@ protocol ContractWorld: Sendable {
     /// token carries the SHA-256 of `nonce` (no nonce claim when it is `nil`).
     func appleIDToken(subject: String, email: String?, emailVerified: Bool, nonce: String?) async throws -> String
 
+    /// The backend's clock (authenticator codes are computed for it).
+    func now() -> Date
+
     /// Returns once the refresh-token reuse interval (10 s) has passed.
     func passReuseInterval() async throws
 

@@ -39,6 +39,8 @@ struct InMemoryWorld: ContractWorld {
         )
     }
 
+    func now() -> Date { clock.now() }
+
     func passReuseInterval() { clock.advance(by: 11) }
 
     func close() {}

@@ -46,6 +46,8 @@ struct ServerWorld: ContractWorld {
         return try apple.idToken(subject: subject, email: email, emailVerified: emailVerified, rawNonce: nonce)
     }
 
+    func now() -> Date { Date() }
+
     func passReuseInterval() async throws { try await Task.sleep(for: .seconds(11)) }
 
     func close() async {

@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `gatehouse mfa enroll` (its terminal QR code read back by zbar), `gatehouse login` asking for
+/// the authenticator code or taking `--code`, `gatehouse status` showing the level, against the
+/// real server.
+@Suite(
+    "gatehouse two-factor sign-in against the real server",
+    .serialized,
+    .enabled(if: EndToEnd.enabled, "set GATEHOUSE_SERVER_BIN (scripts/test does)")
+)
+struct CLITwoFactorEndToEndTests {
+    /// Collects a pipe's bytes as they come.
+    final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        func append(_ more: Data) { lock.withLock { data.append(more) } }
+        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    }
+
+    @Test func enrolWithTheTerminalQRCodeThenLogInWithTheCode() async throws {
+        let server = try await ServerProcess(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
+        defer { server.stop() }
+        let config = server.directory.appendingPathComponent("config")
+        let url = server.url.absoluteString
+        let signup = try await CLIEndToEndTests.gatehouse(
+            ["signup", "--server", url, "--email", "ada@example.com"],
+            config: config,
+            answers: [("correct horse battery", nil)]
+        )
+        #expect(signup.status == 0, "\(signup.stderr)")
+
+        // Enrol: the QR code and URI go to the terminal, then the first code is asked for.
+        let (status, stdout, stderr) = try await enrolAnsweringWithTheShownSecret(url: url, config: config)
+        #expect(status == 0, "\(stderr)")
+        #expect(stdout.contains("Two-factor sign-in is on"))
+        let uri = try #require(stderr.split(separator: "\n").first { $0.hasPrefix("URI: ") }).dropFirst(5)
+        let qr = String(
+            stderr[stderr.range(of: "authenticator app:\n\n")!.upperBound...]
+                .prefix { $0 != "O" }
+        )  // up to "Or enter the secret"
+        if ZBarReader.available || ProcessInfo.processInfo.environment["CI"] != nil {
+            #expect(try ZBarReader.decode(halfBlocks: qr) == String(uri), "the terminal QR code holds the URI")
+        }
+        let secret = try #require(URLComponents(string: String(uri))?.queryItems?.first { $0.name == "secret" }?.value)
+        let app = AuthenticatorApp(base32: secret)
+
+        let afterEnrol = try await CLIEndToEndTests.gatehouse(["status", "--server", url, "--json"], config: config)
+        #expect(afterEnrol.json["aal"] as? String == "aal2")
+
+        _ = try await CLIEndToEndTests.gatehouse(["logout", "--server", url], config: config)
+        // Login asks for the code after the password; the code used at enrolment is refused.
+        let asked = try await CLIEndToEndTests.gatehouse(
+            ["login", "--server", url, "--email", "ada@example.com"],
+            config: config,
+            answers: [("correct horse battery", nil), (app.code(at: Date(), steps: 1), nil)]
+        )
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(asked.stderr.contains("enter the code from \"laptop\""))
+        let level = try await CLIEndToEndTests.gatehouse(["status", "--server", url], config: config)
+        #expect(level.stdout.contains("level:    aal2 (two-factor)"), "\(level.stdout)")
+
+        // A wrong --code leaves the second factor due; status says so; mfa verify completes it.
+        _ = try await CLIEndToEndTests.gatehouse(["logout", "--server", url], config: config)
+        let wrongCode = try await CLIEndToEndTests.gatehouse(
+            ["login", "--server", url, "--email", "ada@example.com", "--code", "000000x"],
+            config: config,
+            answers: [("correct horse battery", nil)]
+        )
+        #expect(wrongCode.status == 1)
+        let due = try await CLIEndToEndTests.gatehouse(["status", "--server", url, "--json"], config: config)
+        #expect(due.json["second_factor_required"] as? Bool == true)
+        // Codes of a later step than any used: one step ahead was used above, so two steps would be
+        // out of the window; wait for the next step when needed.
+        let next = try await nextUnusedCode(app)
+        let verified = try await CLIEndToEndTests.gatehouse(
+            ["mfa", "verify", "--server", url, "--code", next],
+            config: config
+        )
+        #expect(verified.status == 0, "\(verified.stderr)")
+        let list = try await CLIEndToEndTests.gatehouse(["mfa", "list", "--server", url], config: config)
+        #expect(list.stdout.contains("verified") && list.stdout.contains("laptop"))
+    }
+
+    /// The code of the step after the one used at login (`steps: 1` then): waits until it is
+    /// within the server's window.
+    private func nextUnusedCode(_ app: AuthenticatorApp) async throws -> String {
+        // The login used the code of step s+1 at time t (step s); step s+2 is accepted once the
+        // clock is in step s+1.
+        let used = Int64(Date().timeIntervalSince1970 / 30)
+        while Int64(Date().timeIntervalSince1970 / 30) < used + 1 {
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        return app.code(at: Date(), steps: 1)
+    }
+
+    /// Runs `gatehouse mfa enroll`, reads the secret from its terminal output and answers with
+    /// the app's code.
+    private func enrolAnsweringWithTheShownSecret(url: String, config: URL) async throws -> (Int32, String, String) {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("gatehouse")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["mfa", "enroll", "--server", url, "--name", "laptop"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = config.path
+        process.environment = environment
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        let out = Collected()
+        let err = Collected()
+        output.fileHandleForReading.readabilityHandler = { out.append($0.availableData) }
+        errors.fileHandleForReading.readabilityHandler = { err.append($0.availableData) }
+        try process.run()
+        let pid = process.processIdentifier
+        let watchdog = Task.detached {
+            try await Task.sleep(for: .seconds(60))
+            kill(pid, SIGKILL)
+        }
+        defer { watchdog.cancel() }
+        var secret: String?
+        for _ in 0..<400 where secret == nil {
+            if let line = err.text.split(separator: "\n").first(where: { $0.hasPrefix("Or enter the secret: ") }) {
+                secret = String(line.dropFirst("Or enter the secret: ".count))
+            } else {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        let code = AuthenticatorApp(base32: secret ?? "").code(at: Date())
+        input.fileHandleForWriting.write(Data((code + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        await Blocking.waitUntilExit(process)
+        try await Task.sleep(for: .milliseconds(100))
+        output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
+        return (process.terminationStatus, out.text, err.text)
+    }
+}
+
+/// Reads a QR code drawn in Unicode half blocks for a dark terminal (light modules are blocks)
+/// with zbar, through PyPI's pyzbar: what a phone camera pointed at the terminal sees.
+enum ZBarReader {
+    static let program = #"""
+        import sys
+        from pyzbar import pyzbar
+        lines = [l for l in sys.stdin.read().split("\n") if l.strip("\r") != "" or True]
+        lines = [l for l in lines if l]
+        width = max(len(l) for l in lines)
+        rows = []
+        for line in lines:
+            line = line.ljust(width)
+            top = [c in "█▀" for c in line]
+            bottom = [c in "█▄" for c in line]
+            rows += [top, bottom]
+        pad, scale = 8, 4
+        side_w, side_h = (width + 2 * pad) * scale, (len(rows) + 2 * pad) * scale
+        pixels = bytearray([255]) * (side_w * side_h)
+        for y, row in enumerate(rows):
+            for x, light in enumerate(row):
+                if light:
+                    continue
+                for dy in range(scale):
+                    start = ((y + pad) * scale + dy) * side_w + (x + pad) * scale
+                    pixels[start:start + scale] = bytes(scale)
+        found = pyzbar.decode((bytes(pixels), side_w, side_h), symbols=[pyzbar.ZBarSymbol.QRCODE])
+        sys.stdout.buffer.write(found[0].data if found else b"<nothing decoded>")
+        """#
+
+    static var available: Bool { (try? run(["-c", "import pyzbar.pyzbar"], input: Data())) != nil }
+
+    static func decode(halfBlocks text: String) throws -> String {
+        String(decoding: try run(["-c", program], input: Data(text.utf8)), as: UTF8.self)
+    }
+
+    private static func run(_ arguments: [String], input: Data) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ZBarFailed() }
+        return data
+    }
+
+    struct ZBarFailed: Error {}
+}
