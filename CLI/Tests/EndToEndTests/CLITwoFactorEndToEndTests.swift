@@ -200,3 +200,49 @@ enum ZBarReader {
 
     struct ZBarFailed: Error {}
 }
+
+/// The same in a pseudo-terminal (Python's `pty`, driving the binary as a person would: the
+/// password prompt without echo, the spinner, the QR code as the terminal shows it).
+@Suite(
+    "gatehouse two-factor sign-in in a pseudo-terminal",
+    .serialized,
+    .enabled(if: EndToEnd.enabled, "set GATEHOUSE_SERVER_BIN (scripts/test does)"),
+    .enabled(
+        if: ZBarReader.available || ProcessInfo.processInfo.environment["CI"] != nil,
+        "needs python3 with pyzbar and pyotp (scripts/ci-setup installs them)"
+    )
+)
+struct CLITwoFactorTerminalTests {
+    @Test func enrolAndLogInAtATerminal() async throws {
+        let server = try await ServerProcess(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
+        defer { server.stop() }
+        let config = server.directory.appendingPathComponent("config")
+        let url = server.url.absoluteString
+        let signup = try await CLIEndToEndTests.gatehouse(
+            ["signup", "--server", url, "--email", "grace@example.com"],
+            config: config,
+            answers: [("correct horse battery", nil)]
+        )
+        #expect(signup.status == 0, "\(signup.stderr)")
+
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Terminal/mfa_in_a_terminal.py")
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("gatehouse")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", script.path, binary.path, url, config.path, "grace@example.com", "correct horse battery",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = await Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
+        await Blocking.waitUntilExit(process)
+        let text = String(decoding: data, as: UTF8.self)
+        print(text)
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("terminal: all passed"))
+    }
+}
