@@ -1,13 +1,5 @@
-// Apple-only call sites in this file: CryptoKit's HMAC and Insecure.SHA1 (every Apple
-// platform); elsewhere swift-crypto's Crypto module, which has the same API.
 import Foundation
 public import Gatehouse
-
-#if canImport(CryptoKit)
-import CryptoKit
-#else
-import Crypto
-#endif
 
 /// Second factors with the server's rules: 10 per user, unique names, 300 s to verify a new one,
 /// AAL2 to enrol a second or remove a verified one, guests refused; challenges of 300 s taking
@@ -44,7 +36,7 @@ extension InMemoryAuthBackend {
         )
         factors[access.userID, default: []].append(entry)
         syncFactors(of: access.userID)
-        let secret = Self.base32(entry.key)
+        let secret = AuthenticatorApp(key: entry.key).base32
         let label = account.user.email ?? access.userID
         let uri = "otpauth://totp/gatehouse:\(label)?secret=\(secret)&issuer=gatehouse"
         return TOTPEnrollment(factorID: entry.id, friendlyName: name, secret: secret, uri: uri, qrCodeSVG: "<svg/>")
@@ -89,9 +81,11 @@ extension InMemoryAuthBackend {
         challenge.attempts += 1
         challenges[challengeID] = challenge
         var entry = factors[access.userID]![index]
-        let current = Self.step(at: now)
+        let current = AuthenticatorApp.step(at: now)
         guard
-            let step = [current - 1, current, current + 1].last(where: { Self.code(key: entry.key, step: $0) == code })
+            let step = [current - 1, current, current + 1].last(where: {
+                AuthenticatorApp(key: entry.key).code(step: $0) == code
+            })
         else { throw Self.mfaError(.mfaVerificationFailed, "Invalid TOTP code entered.", 422) }
         guard step > (entry.lastUsedStep ?? .min) else {
             throw Self.mfaError(
@@ -129,7 +123,7 @@ extension InMemoryAuthBackend {
     /// later or earlier), for tests; `nil` for an unknown factor.
     public func totpCode(factorID: String, steps: Int = 0) -> String? {
         guard let entry = factors.values.joined().first(where: { $0.id == factorID }) else { return nil }
-        return Self.code(key: entry.key, step: Self.step(at: now) + Int64(steps))
+        return AuthenticatorApp(key: entry.key).code(at: now, steps: steps)
     }
 
     /// Removes a user's factor as an admin would (the way back for a lost phone).
@@ -178,39 +172,6 @@ extension InMemoryAuthBackend {
 
     static func mfaError(_ code: ErrorCode, _ message: String, _ status: Int) -> AuthError {
         AuthError(code: code, message: message, recoverySuggestion: nil, httpStatus: status)
-    }
-
-    static func step(at date: Date) -> Int64 { Int64((date.timeIntervalSince1970 / 30).rounded(.down)) }
-
-    /// RFC 6238 over RFC 4226's truncation: HMAC-SHA-1 of the big-endian step, 6 digits.
-    static func code(key: [UInt8], step: Int64) -> String {
-        let counter = UInt64(bitPattern: step)
-        let message = (0..<8).map { UInt8((counter >> (56 - 8 * UInt64($0))) & 0xFF) }
-        let mac = Array(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: key)))
-        let offset = Int(mac[mac.count - 1] & 0x0F)
-        let value =
-            (UInt32(mac[offset] & 0x7F) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8)
-            | UInt32(mac[offset + 3])
-        let digits = String(value % 1_000_000)
-        return String(repeating: "0", count: 6 - digits.count) + digits
-    }
-
-    static func base32(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
-        var output = ""
-        var buffer = 0
-        var bits = 0
-        for byte in bytes {
-            buffer = (buffer << 8) | Int(byte)
-            bits += 8
-            while bits >= 5 {
-                output.append(alphabet[(buffer >> (bits - 5)) & 31])
-                bits -= 5
-            }
-            buffer &= (1 << bits) - 1
-        }
-        if bits > 0 { output.append(alphabet[(buffer << (5 - bits)) & 31]) }
-        return output
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Gatehouse
 import GatehouseGoTrue
+import GatehouseTesting
 import Testing
 
 /// Two-factor sign-in through the SDK and `GoTrueBackend` against the real server: enrol, sign
@@ -29,7 +30,7 @@ struct SDKTwoFactorEndToEndTests {
         let enrolment = try await auth.mfa.enrollTOTP(friendlyName: "iPhone")
         #expect(enrolment.qrCodeSVG.contains("<svg") && enrolment.uri.contains(enrolment.secret))
         #expect(auth.mfa.factors.map(\.friendlyName) == ["iPhone"])
-        let app = AuthenticatorApp(enrolment)
+        let app = AuthenticatorApp(base32: enrolment.secret)
         let first = app.code(at: Date())
         try await auth.mfa.challengeAndVerify(factorID: enrolment.factorID, code: first)
         #expect(auth.mfa.assuranceLevel == AssuranceLevel(current: .aal2, next: .aal2))

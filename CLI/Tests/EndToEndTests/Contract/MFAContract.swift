@@ -1,5 +1,6 @@
 import Foundation
 import Gatehouse
+import GatehouseTesting
 import Testing
 
 /// Two-factor sign-in with an authenticator app, the same rules on both backends.
@@ -17,7 +18,7 @@ struct MFAContract {
             await expectFailure(.mfaFactorNameConflict) {
                 try await world.backend.enrollTOTP(friendlyName: "phone", for: session)
             }
-            let app = AuthenticatorApp(enrolment)
+            let app = AuthenticatorApp(base32: enrolment.secret)
             let now = world.now()
 
             let first = try await world.backend.challengeFactor(enrolment.factorID, for: session)
@@ -77,7 +78,7 @@ struct MFAContract {
         try await kind.run(ContractSettings(autoconfirm: true)) { world in
             let session = try await signUp(world)
             let enrolment = try await world.backend.enrollTOTP(friendlyName: nil, for: session)
-            let app = AuthenticatorApp(enrolment)
+            let app = AuthenticatorApp(base32: enrolment.secret)
             let challenge = try await world.backend.challengeFactor(enrolment.factorID, for: session)
             let right = app.code(at: world.now())
             for _ in 0..<5 {

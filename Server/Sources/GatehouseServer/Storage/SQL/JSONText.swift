@@ -21,4 +21,24 @@ enum JSONText {
         encoder.outputFormatting = .sortedKeys
         return encoder
     }()
+
+    /// The rows of a JSON array of objects, as a user read's aggregated columns hold them
+    /// (`identities_json`, `factors_json`); empty for `[]`, `nil` or anything unreadable.
+    static func rows(_ text: String?) -> [SQLRow] {
+        // Most users have none: no parse for them.
+        guard let text, text != "[]", let data = text.data(using: .utf8),
+            let objects = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { return [] }
+        return objects.map { object in
+            var values: [String: SQLValue] = [:]
+            for (name, value) in object {
+                switch value {
+                case let text as String: values[name] = .text(text)
+                case let number as NSNumber: values[name] = .float(number.doubleValue)
+                default: values[name] = .null
+                }
+            }
+            return SQLRow(values: values)
+        }
+    }
 }

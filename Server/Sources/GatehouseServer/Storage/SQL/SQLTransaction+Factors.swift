@@ -140,19 +140,8 @@ extension SQLTransaction {
 
     /// Factors from the `factors_json` column of a user read (no secrets).
     static func factors(fromJSON text: String?) -> [FactorRecord] {
-        guard let text, text != "[]", let data = text.data(using: .utf8),
-            let objects = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
-        else { return [] }
-        return objects.map { object in
-            var values: [String: SQLValue] = [:]
-            for (name, value) in object {
-                switch value {
-                case let text as String: values[name] = .text(text)
-                case let number as NSNumber: values[name] = .float(number.doubleValue)
-                default: values[name] = .null
-                }
-            }
-            var factor = factor(from: SQLRow(values: values))
+        JSONText.rows(text).map { row in
+            var factor = factor(from: row)
             factor.sealedSecret = nil
             return factor
         }

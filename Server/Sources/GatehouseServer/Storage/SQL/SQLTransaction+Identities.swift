@@ -59,21 +59,7 @@ extension SQLTransaction {
 
     /// Identities from the `identities_json` column of a user read.
     static func identities(fromJSON text: String?) -> [IdentityRecord] {
-        // Most users have no provider identity: no parse for them.
-        guard let text, text != "[]", let data = text.data(using: .utf8),
-            let objects = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
-        else { return [] }
-        return objects.map { object in
-            var values: [String: SQLValue] = [:]
-            for (name, value) in object {
-                switch value {
-                case let text as String: values[name] = .text(text)
-                case let number as NSNumber: values[name] = .float(number.doubleValue)
-                default: values[name] = .null
-                }
-            }
-            return IdentityRecord(row: SQLRow(values: values))
-        }
+        JSONText.rows(text).map(IdentityRecord.init(row:))
     }
 
     func identity(from row: SQLRow) -> IdentityRecord {
