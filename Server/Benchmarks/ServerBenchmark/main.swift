@@ -15,16 +15,18 @@ var postgresURL = ProcessInfo.processInfo.environment["GATEHOUSE_BENCH_POSTGRES_
 var duration = Duration.seconds(3)
 var only: String?
 var concurrencies = [1, 16, 64]
+var sweepSessions = 1_000_000
 while let argument = arguments.popFirst() {
     switch argument {
     case "--postgres": postgresURL = arguments.popFirst()
     case "--seconds": duration = .seconds(Int(arguments.popFirst() ?? "") ?? 3)
     case "--only": only = arguments.popFirst()
     case "--concurrency": concurrencies = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
+    case "--sweep-sessions": sweepSessions = Int(arguments.popFirst() ?? "") ?? sweepSessions
     default:
         print(
             "usage: gatehouse-server-benchmark [--postgres postgres://user@host:port/db] [--seconds N]"
-                + " [--only FIGURE] [--concurrency 1,16,64]"
+                + " [--only FIGURE] [--concurrency 1,16,64] [--sweep-sessions N]"
         )
         exit(2)
     }
@@ -107,6 +109,28 @@ for database in databases {
         )
     }
     server.stop()
+    if only.map({ "session sweep".contains($0) }) ?? true {
+        print("\(database.name): the session sweep…")
+        let sweep = try await SessionSweepBench.run(
+            database: database,
+            environment: environment,
+            sessions: sweepSessions,
+            logger: logger
+        )
+        report.add(
+            database: database.name,
+            figure:
+                "session sweep: \(sweep.deleted) ended sessions (beside 1,000 live) deleted in \(sweep.passes) passes",
+            value: sweep.seconds,
+            unit: "s"
+        )
+        report.add(
+            database: database.name,
+            figure: "session sweep rate (500-row transactions)",
+            value: Double(sweep.deleted) / sweep.seconds,
+            unit: "sessions/s"
+        )
+    }
 }
 await databases.asyncClose()
 print()
