@@ -75,8 +75,15 @@ struct IDTokenVerifier: Sendable {
         }
     }
 
-    /// The client sends the raw nonce; the token carries its SHA-256 hex. Both are required:
-    /// a token without a nonce could be replayed by whoever saw it.
+    /// The client sends the raw nonce; the token carries its SHA-256 hex (Apple's convention,
+    /// and the only form Apple's tokens may use). GoogleSignIn on iOS (8.1 and later) puts the
+    /// app's nonce into the token as is, so a Google token may also carry the raw nonce itself.
+    /// Both are required: a token without a nonce could be replayed by whoever saw it.
+    ///
+    /// Returns the key under which the nonce is consumed: the token's own nonce claim
+    /// (lowercased), whichever form matched. Keying on the claim, not on what the client sent,
+    /// keeps a token single use: a Google token carrying `H = sha256(r)` cannot be replayed by
+    /// sending `H` itself as the raw nonce.
     private func checkNonce(_ tokenNonce: String?, rawNonce: String?) throws -> String {
         guard let rawNonce, !rawNonce.isEmpty else {
             throw APIError(
@@ -92,14 +99,17 @@ struct IDTokenVerifier: Sendable {
                 "The ID token has no nonce, but one was sent: request the token with the nonce's SHA-256."
             )
         }
-        guard Hex.sha256(rawNonce) == tokenNonce.lowercased() else {
-            throw APIError(
-                .badRequest,
-                .idTokenNonceInvalid,
-                "The nonce does not match the ID token's: send the raw nonce, not its hash."
-            )
-        }
-        return tokenNonce.lowercased()
+        let key = tokenNonce.lowercased()
+        if Hex.sha256(rawNonce) == key { return key }
+        if provider.acceptsRawNonce, rawNonce == tokenNonce { return key }
+        throw APIError(
+            .badRequest,
+            .idTokenNonceInvalid,
+            provider.acceptsRawNonce
+                ? "The nonce does not match the ID token's: send the nonce the app gave \(provider.displayName)."
+                : "The nonce does not match the ID token's: send the raw nonce, not its hash, and request "
+                    + "the token with the nonce's SHA-256."
+        )
     }
 
     private func invalid(_ problem: String) -> APIError {

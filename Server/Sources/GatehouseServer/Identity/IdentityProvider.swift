@@ -21,6 +21,11 @@ enum IdentityProvider: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether a token's `nonce` may be the raw nonce itself besides its SHA-256 hex: Google's,
+    /// because GoogleSignIn on iOS (8.1 and later) does not hash the nonce it is given. Apple's
+    /// tokens carry the hash only.
+    var acceptsRawNonce: Bool { self == .google }
+
     /// Whether the provider vouches for the token's e-mail address, so that it may confirm an
     /// address or link to an account that has it (security.md AP-4, GG-3): Apple when
     /// `email_verified`; Google when `email_verified` and the address is Gmail's or the

@@ -10,7 +10,8 @@ struct VerifiedIDToken: Sendable {
     var email: String?
     /// Whether the provider vouches for `email` (see ``IdentityProvider/vouchesForEmail(in:)``).
     var emailIsVouched: Bool
-    /// The nonce claim (SHA-256 hex of the raw nonce), consumed when sign-in succeeds.
+    /// The token's nonce claim, lowercased (the SHA-256 hex of the raw nonce, or for Google
+    /// possibly the raw nonce itself), consumed when sign-in succeeds.
     var nonceHash: String
     /// When the token expires: the nonce stays used until then.
     var expiresAt: Date
