@@ -11,6 +11,9 @@ public struct GatehouseServerApp: Sendable {
     public let storage: any AuthStorage
     /// The services the flows were built from (tests read the password hasher's counter).
     let services: ServerServices
+    /// The `GET /metrics` listener, when `GATEHOUSE_METRICS_PORT` is set; run it beside
+    /// ``application``.
+    public let metricsApplication: Application<RouterResponder<BasicRequestContext>>?
 
     /// Deletes the sessions that have ended by inactivity or lifetime now, as the application's
     /// background sweep does every `sessionSweepInterval`.
@@ -40,6 +43,7 @@ public func buildServer(
     now: @escaping @Sendable () -> Date = { Date() },
     logger: Logger
 ) async throws -> GatehouseServerApp {
+    if configuration.metricsPort != nil { MetricsExport.bootstrap() }
     let database = try await ServerDatabase.open(configuration, logger: logger)
     let services = try await ServerServices.make(
         configuration: configuration,
@@ -65,13 +69,23 @@ public func buildServer(
         services: [services.sessionSweep(logger: logger)],
         logger: logger
     )
-    return GatehouseServerApp(application: application, storage: database.storage, services: services)
+    let metrics = configuration.metricsPort.map { port in
+        MetricsExport.application(host: configuration.host, port: port, storage: database.storage, logger: logger)
+    }
+    return GatehouseServerApp(
+        application: application,
+        storage: database.storage,
+        services: services,
+        metricsApplication: metrics
+    )
 }
 
-/// Every route, behind CORS, error rendering and the client address: public ones, the caller's own (behind ``CallerMiddleware``), the admin API
+/// Every route, behind the request log (and metrics), CORS, error rendering and the client address: public ones, the caller's own (behind ``CallerMiddleware``), the admin API
 /// (behind ``AdminMiddleware``), and `/token` (behind its rate limit and ``BearerMiddleware``).
 func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: RequestLogMiddleware())
+    if services.configuration.metricsPort != nil { router.add(middleware: MetricsMiddleware()) }
     router.add(middleware: BrowserOriginMiddleware(allowedOrigins: services.configuration.corsAllowedOrigins))
     let routeMethods = RouteMethods()
     router.add(middleware: ErrorMiddleware(routeMethods: routeMethods))

@@ -3,6 +3,7 @@ import Foundation
 import GatehouseServer
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import UnixSignals
 
 /// `gatehouse-server`: run the server (the default), or print an admin token.
@@ -48,12 +49,22 @@ extension GatehouseServerCommand {
 
         func run() async throws {
             let configuration = try options.configuration()
-            LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardOutput(label: label)
-                handler.logLevel =
-                    ProcessInfo.processInfo.environment["GATEHOUSE_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) }
-                    ?? .info
-                return handler
+            let level =
+                ProcessInfo.processInfo.environment["GATEHOUSE_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) }
+                ?? .info
+            switch configuration.logFormat {
+            case .text:
+                LoggingSystem.bootstrap { label in
+                    var handler = StreamLogHandler.standardOutput(label: label)
+                    handler.logLevel = level
+                    return handler
+                }
+            case .json:
+                LoggingSystem.bootstrap { label in
+                    var handler = JSONLogHandler(label: label)
+                    handler.logLevel = level
+                    return handler
+                }
             }
             let logger = Logger(label: "gatehouse")
             let server = try await buildServer(configuration: configuration, logger: logger)
@@ -64,7 +75,17 @@ extension GatehouseServerCommand {
                     "database": "\(configuration.database.description)",
                 ]
             )
-            try await server.application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            if let metrics = server.metricsApplication, let port = configuration.metricsPort {
+                logger.info("Metrics listening", metadata: ["address": "\(configuration.host):\(port)"])
+                let group = ServiceGroup(
+                    services: [server.application, metrics],
+                    gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: logger
+                )
+                try await group.run()
+            } else {
+                try await server.application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            }
             try await server.storage.close()
             logger.info("Gatehouse stopped")
         }

@@ -127,6 +127,9 @@ struct CodeDelivery: Sendable {
     /// over either is not sent (and logged without its address).
     func send(_ mail: Mail?) {
         guard let mail else { return }
+        if let purpose = CodePurpose.allCases.first(where: { CodeMailTemplate.subject(for: $0) == mail.subject }) {
+            AuthMetrics.codeSent(purpose)
+        }
         let (limiter, now) = (limiter, now)
         let (recipientBudget, serverBudget) = (recipientBudget, serverBudget)
         outbox.sendLater(mail) {

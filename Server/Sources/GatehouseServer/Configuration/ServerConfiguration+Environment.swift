@@ -84,6 +84,13 @@ extension ServerConfiguration {
         connections.maxConnections =
             try reader.integer("GATEHOUSE_MAX_CONNECTIONS", in: 1...1_000_000) ?? connections.maxConnections
         maxMetadataBytes = try reader.integer("GATEHOUSE_MAX_METADATA_BYTES", in: 256...1_048_576) ?? maxMetadataBytes
+        metricsPort = try reader.integer("GATEHOUSE_METRICS_PORT", in: 0...65_535) ?? metricsPort
+        if let format = reader.string("GATEHOUSE_LOG_FORMAT") {
+            guard let parsed = LogFormat(rawValue: format.lowercased()) else {
+                throw ConfigurationError(variable: "GATEHOUSE_LOG_FORMAT", problem: "must be text or json")
+            }
+            logFormat = parsed
+        }
         if let cost = try reader.integer("GATEHOUSE_BCRYPT_COST", in: 4...15) {
             bcryptCost = UInt8(cost)
         }

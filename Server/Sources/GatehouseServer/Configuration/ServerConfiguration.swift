@@ -71,6 +71,11 @@ public struct ServerConfiguration: Sendable {
     public var connections = ConnectionSettings()
     /// The most bytes `user_metadata` or `app_metadata` takes serialised (`GATEHOUSE_MAX_METADATA_BYTES`).
     public var maxMetadataBytes: Int = 16_384
+    /// `GATEHOUSE_METRICS_PORT`: where `GET /metrics` (Prometheus text) listens, on ``host``;
+    /// nil (the default): no metrics listener, and no metrics backend bootstrapped.
+    public var metricsPort: Int?
+    /// `GATEHOUSE_LOG_FORMAT`: `text` (the default, for people) or `json` (one object a line).
+    public var logFormat: LogFormat = .text
 
     /// Creates the default configuration.
     public init() {}
@@ -147,4 +152,12 @@ public struct RateLimitSettings: Sendable, Equatable {
     public var mfaPerUser = 30
 
     public init() {}
+}
+
+/// How `gatehouse-server` writes its log (`GATEHOUSE_LOG_FORMAT`).
+public enum LogFormat: String, Sendable, Equatable {
+    /// swift-log's stream handler: one readable line per entry.
+    case text
+    /// ``JSONLogHandler``: one JSON object per line.
+    case json
 }

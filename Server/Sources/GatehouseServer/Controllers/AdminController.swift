@@ -15,7 +15,9 @@ struct AdminController {
         router.get("admin/users") { request, _ in try await list(request) }
         router.post("admin/users") { request, context in
             let body = try await JSONBody.decode(AdminUserRequest.self, from: request, context: context)
-            return try JSONBody.response(try await creation(body, ip: context.clientKey).wire, request: request)
+            let user = try await creation(body, ip: context.clientKey)
+            AuthMetrics.signUp(.admin)
+            return try JSONBody.response(user.wire, request: request)
         }
         router.get("admin/users/:id") { request, context in
             try JSONBody.response(try await lookup.user(Self.id(context)).wire, request: request)

@@ -12,7 +12,9 @@ struct AdminLinkController {
     func register(on router: some RouterMethods<AppRequestContext>) {
         router.post("invite") { request, context in
             let body = try await JSONBody.decode(Invitation.Request.self, from: request, context: context)
-            return try JSONBody.response(try await invitation(body, ip: context.clientKey), request: request)
+            let invited = try await invitation(body, ip: context.clientKey)
+            AuthMetrics.signUp(.invite)
+            return try JSONBody.response(invited, request: request)
         }
         router.post("admin/generate_link") { request, context in
             let body = try await JSONBody.decode(LinkGeneration.Request.self, from: request, context: context)

@@ -17,9 +17,14 @@ struct SignUpController {
         var body = try await JSONBody.decode(SignUpRequest.self, from: request, context: context)
         body.device = DeviceLabel.resolve(field: body.device, headers: request.headers)
         guard body.email != nil || body.password != nil else {
-            return try JSONBody.response(try await anonymous(body, ip: context.clientKey), request: request)
+            let session = try await anonymous(body, ip: context.clientKey)
+            AuthMetrics.signUp(.anonymous)
+            return try JSONBody.response(session, request: request)
         }
-        switch try await signUp(body, ip: context.clientKey) {
+        let answer = try await signUp(body, ip: context.clientKey)
+        // Counted also when the address was registered already (the answer must not tell).
+        AuthMetrics.signUp(.password)
+        switch answer {
         case .session(let session): return try JSONBody.response(session, request: request)
         case .user(let user): return try JSONBody.response(user, request: request)
         }

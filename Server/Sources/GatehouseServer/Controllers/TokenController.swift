@@ -21,19 +21,35 @@ struct TokenController {
         case "password":
             var body = try await JSONBody.decode(PasswordGrantRequest.self, from: request, context: context)
             body.device = DeviceLabel.resolve(field: body.device, headers: request.headers)
-            return try JSONBody.response(try await password(body, ip: context.clientKey), request: request)
+            let session = try await Self.counted(.password) { try await password(body, ip: context.clientKey) }
+            return try JSONBody.response(session, request: request)
         case "refresh_token":
             let body = try await JSONBody.decode(RefreshTokenGrantRequest.self, from: request, context: context)
             return try JSONBody.response(try await refresh(body.refreshToken, ip: context.clientKey), request: request)
         case "id_token":
             var body = try await JSONBody.decode(IDTokenGrantRequest.self, from: request, context: context)
             body.device = DeviceLabel.resolve(field: body.device, headers: request.headers)
-            return try JSONBody.response(
-                try await idToken(body, bearer: context.bearer, ip: context.clientKey),
-                request: request
-            )
+            let session = try await Self.counted(.idToken) {
+                try await idToken(body, bearer: context.bearer, ip: context.clientKey)
+            }
+            return try JSONBody.response(session, request: request)
         default:
             throw APIError(.badRequest, .invalidCredentials, "Unsupported grant type")
+        }
+    }
+
+    /// Runs a sign-in and counts its outcome (``AuthMetrics/signIn(_:error:)``).
+    private static func counted(
+        _ method: AuthMetrics.SignInMethod,
+        _ signIn: () async throws -> WireSession
+    ) async throws -> WireSession {
+        do {
+            let session = try await signIn()
+            AuthMetrics.signIn(method, error: nil)
+            return session
+        } catch {
+            AuthMetrics.signIn(method, error: error)
+            throw error
         }
     }
 }

@@ -16,12 +16,16 @@ struct MailOutbox: Sendable {
             do {
                 try await admit()
             } catch {
+                AuthMetrics.mail("over_budget")
                 logger.warning("Mail not sent: over budget", metadata: ["mail.subject": .string(mail.subject)])
                 return
             }
+            let start = ContinuousClock.now
             do {
                 try await mailer.send(mail)
+                AuthMetrics.mail("sent", duration: start.duration(to: .now))
             } catch {
+                AuthMetrics.mail("failed", duration: start.duration(to: .now))
                 logger.error("Mail delivery failed", metadata: ["mail.subject": .string(mail.subject)])
             }
         }

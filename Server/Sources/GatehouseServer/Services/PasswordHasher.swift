@@ -26,14 +26,22 @@ struct PasswordHasher: Sendable {
 
     func hash(_ password: String) async throws -> String {
         let cost = self.cost
-        return try await pool.runIfActive { Bcrypt.hash(password, cost: cost) }
+        let queued = ContinuousClock.now
+        return try await pool.runIfActive {
+            AuthMetrics.bcryptQueueWait(queued.duration(to: .now))
+            return Bcrypt.hash(password, cost: cost)
+        }
     }
 
     /// Verifies `password` against `hash`, or against the dummy hash when there is none.
     func verify(_ password: String, hash: String?) async throws -> Bool {
         let target = hash ?? dummyHash
         verifications.value.add(1, ordering: .relaxed)
-        let matches = try await pool.runIfActive { Bcrypt.verify(password, hash: target) }
+        let queued = ContinuousClock.now
+        let matches = try await pool.runIfActive {
+            AuthMetrics.bcryptQueueWait(queued.duration(to: .now))
+            return Bcrypt.verify(password, hash: target)
+        }
         return matches && hash != nil
     }
 }

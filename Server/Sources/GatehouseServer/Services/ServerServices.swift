@@ -44,12 +44,13 @@ struct ServerServices: Sendable {
             now: now()
         )
         let refreshTokens = RefreshTokenCodec(secret: secret)
+        let limiter = CountingRateLimiter(base: database.rateLimiter)
         let mailer =
             mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) } ?? LogMailer(logger: logger)
         return ServerServices(
             configuration: configuration,
             storage: storage,
-            limiter: database.rateLimiter,
+            limiter: limiter,
             tokens: tokens,
             vault: vault,
             refreshTokens: refreshTokens,
@@ -64,7 +65,7 @@ struct ServerServices: Sendable {
                     lifetime: configuration.codeLifetime
                 ),
                 outbox: MailOutbox(mailer: mailer, logger: logger),
-                limiter: database.rateLimiter,
+                limiter: limiter,
                 lifetime: configuration.codeLifetime,
                 spacing: TimeInterval(configuration.smtpMaxFrequency),
                 clientBudget: configuration.rateLimits.otp,

@@ -42,4 +42,7 @@ public protocol StorageReader: Sendable {
 
     /// Whether migrations are missing or running (``SQLTransaction/migrationsPending()``); `/ready` asks.
     func migrationsPending() async throws -> Bool
+
+    /// How many sessions the database holds (the active-sessions gauge of `/metrics`).
+    func sessionCount() async throws -> Int
 }

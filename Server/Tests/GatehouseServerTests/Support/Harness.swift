@@ -17,6 +17,7 @@ struct Harness {
     static func make(
         clock: TestClock = TestClock(),
         directory: URL? = nil,
+        logger: Logger? = nil,
         _ configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> Harness {
         let directory =
@@ -38,8 +39,13 @@ struct Harness {
         configuration.rateLimits.mfaPerUser = 10_000
         configure(&configuration)
         let mailer = CapturingMailer()
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
+        let logger =
+            logger
+            ?? {
+                var logger = Logger(label: "test")
+                logger.logLevel = .critical
+                return logger
+            }()
         let server = try await buildServer(configuration: configuration, mailer: mailer, now: clock.now, logger: logger)
         return Harness(server: server, mailer: mailer, clock: clock, directory: directory, configuration: configuration)
     }

@@ -40,6 +40,17 @@ struct CodeVerification: Sendable {
     /// Verifies and signs in, or throws 403 `otp_expired` (wrong, used, dead or expired code),
     /// 403 `user_banned`, 422 `email_exists`, 400 `validation_failed`, or 429.
     func callAsFunction(_ body: VerifyRequest, ip: String) async throws -> Answer {
+        do {
+            let answer = try await verify(body, ip: ip)
+            AuthMetrics.codeVerified(error: nil)
+            return answer
+        } catch {
+            AuthMetrics.codeVerified(error: error)
+            throw error
+        }
+    }
+
+    private func verify(_ body: VerifyRequest, ip: String) async throws -> Answer {
         let now = now()
         try await limiter.hit(.verify, key: ip, limit: requestLimit, window: 300, now: now)
         guard let purposes = CodePurpose.verified(by: body.type) else {

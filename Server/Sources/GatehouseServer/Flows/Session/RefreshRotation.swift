@@ -26,8 +26,11 @@ struct RefreshRotation: Sendable {
     ///   `session_expired` or `user_banned`.
     func callAsFunction(_ token: String, ip: String) async throws -> WireSession {
         let now = now()
-        guard let parsed = refreshTokens.parse(token) else { throw Self.notFound }
-        let outcome: Outcome = try await storage.transaction { tx in
+        guard let parsed = refreshTokens.parse(token) else {
+            AuthMetrics.refresh(.notFound)
+            throw Self.notFound
+        }
+        let (outcome, counted): (Outcome, AuthMetrics.RefreshOutcome) = try await storage.transaction { tx in
             let row = try await tx.sessionWithUser(id: parsed.sessionID)
             let decision = RefreshDecision.decide(
                 row: row,
@@ -36,7 +39,7 @@ struct RefreshRotation: Sendable {
                 now: now,
                 rules: rules
             )
-            guard let (session, user) = row else { return .failure(Self.notFound) }
+            guard let (session, user) = row else { return (.failure(Self.notFound), .notFound) }
             return try await apply(
                 decision,
                 session: session,
@@ -47,6 +50,7 @@ struct RefreshRotation: Sendable {
                 now: now
             )
         }
+        AuthMetrics.refresh(counted)
         switch outcome {
         case .session(let grant): return try await sessions.answer(grant, now: now)
         case .failure(let error): throw error
@@ -61,34 +65,43 @@ struct RefreshRotation: Sendable {
         ip: String,
         in tx: any StorageTransaction,
         now: Date
-    ) async throws -> Outcome {
+    ) async throws -> (Outcome, AuthMetrics.RefreshOutcome) {
         switch decision {
         case .rotate:
             guard try await tx.rotateSession(id: session.id, expectedCounter: session.counter, at: now, from: ip) else {
                 // Another request's UPDATE held the row lock and has committed: read its child.
                 let current = try await tx.session(id: session.id)
                 let again = RefreshDecision.afterLostRotation(current: current, presented: presented)
-                guard case .answerCurrent = again, let current else { return .failure(Self.notFound) }
-                return .session(SessionGrant(user: user, session: current, counter: current.counter))
+                guard case .answerCurrent = again, let current else { return (.failure(Self.notFound), .notFound) }
+                return (
+                    .session(SessionGrant(user: user, session: current, counter: current.counter)), .concurrentRotation
+                )
             }
             var rotated = session
             rotated.counter += 1
             try await audit.record("token_refreshed", actor: user.id, ip: ip, in: tx)
-            return .session(SessionGrant(user: user, session: rotated, counter: rotated.counter))
-        case .answerCurrent:
-            return .session(SessionGrant(user: user, session: session, counter: session.counter))
+            return (.session(SessionGrant(user: user, session: rotated, counter: rotated.counter)), .rotated)
+        case .answerCurrent(let replay):
+            let counted: AuthMetrics.RefreshOutcome =
+                switch replay {
+                case .directParent: .parentReplay
+                case .withinReuseInterval: .reuseInsideInterval
+                case .concurrentRotation: .concurrentRotation
+                }
+            return (.session(SessionGrant(user: user, session: session, counter: session.counter)), counted)
         case .revokeForReuse:
             try await tx.deleteSession(id: session.id)
             try await audit.record("token_revoked", actor: user.id, ip: ip, detail: "refresh token reuse", in: tx)
-            return .failure(APIError(.badRequest, .refreshTokenAlreadyUsed, "Invalid Refresh Token: Already Used"))
+            let error = APIError(.badRequest, .refreshTokenAlreadyUsed, "Invalid Refresh Token: Already Used")
+            return (.failure(error), .theftDetected)
         case .expired, .inactive:
             try await tx.deleteSession(id: session.id)
-            return .failure(APIError(.badRequest, .sessionExpired, "Session Expired"))
+            return (.failure(APIError(.badRequest, .sessionExpired, "Session Expired")), .expired)
         case .banned:
             try await tx.deleteSessions(userID: user.id, except: nil)
-            return .failure(APIError.userBanned)
+            return (.failure(APIError.userBanned), .banned)
         case .notFound:
-            return .failure(Self.notFound)
+            return (.failure(Self.notFound), .notFound)
         }
     }
 

@@ -101,10 +101,15 @@ public final class PostgresStorage: AuthStorage {
         async throws -> Result
     {
         let logger = logger
+        let start = ContinuousClock.now
+        var failed = true
+        defer { AuthMetrics.transaction("postgres", duration: start.duration(to: .now), failed: failed) }
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            let result = try await client.withTransaction(logger: logger) { connection in
                 try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
             }
+            failed = false
+            return result
         } catch let error as PostgresTransactionError {
             // The caller's own error (an APIError, say) matters, not the wrapper.
             if let closureError = error.closureError { throw closureError }

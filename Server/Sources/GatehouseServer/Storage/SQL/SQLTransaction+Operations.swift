@@ -17,3 +17,10 @@ extension SQLTransaction {
         return !Migrations.all.allSatisfy { applied.contains($0.name) }
     }
 }
+
+extension SQLTransaction {
+    /// How many sessions the database holds (the active-sessions gauge).
+    func sessionCount() async throws -> Int {
+        try await query("SELECT COUNT(*) AS count FROM sessions").first?.column("count")?.integer ?? 0
+    }
+}

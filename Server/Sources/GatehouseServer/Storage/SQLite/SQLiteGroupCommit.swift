@@ -46,6 +46,7 @@ final class SQLiteGroupCommit: Sendable {
                 return batch
             }
             if batch.isEmpty { return }
+            AuthMetrics.groupCommitBatch(batch.count)
             let outcomes = await lock.withLock { await self.run(batch) }
             for (job, outcome) in zip(batch, outcomes) { job.finish(outcome) }
         }

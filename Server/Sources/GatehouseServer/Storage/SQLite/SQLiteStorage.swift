@@ -105,6 +105,8 @@ public final class SQLiteStorage: AuthStorage {
         async throws -> Result
     {
         let box = ResultBox<Result>()
+        let start = ContinuousClock.now
+        defer { AuthMetrics.transaction("sqlite", duration: start.duration(to: .now), failed: box.get() == nil) }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             groupCommit.submit(
                 SQLiteGroupCommit.Job(

@@ -1,0 +1,113 @@
+import Foundation
+import GatehouseCore
+import Metrics
+
+/// Gatehouse's own counters and histograms, through swift-metrics: no-ops until a backend is
+/// bootstrapped (``MetricsExport`` bootstraps Prometheus when `GATEHOUSE_METRICS_PORT` is set).
+///
+/// Every label comes from a closed vocabulary (a method, an outcome, an ``ErrorCode``, a
+/// bucket, a purpose): never a user id, an address or a token.
+enum AuthMetrics {
+    /// How a sign-in was attempted: `POST /token`'s grant type.
+    enum SignInMethod: String, Sendable {
+        case password
+        case idToken = "id_token"
+    }
+
+    /// How a user came to be.
+    enum SignUpKind: String, Sendable {
+        case password
+        case anonymous
+        case admin
+        case invite
+    }
+
+    /// What `grant_type=refresh_token` did (``RefreshDecision``).
+    enum RefreshOutcome: String, Sendable {
+        case rotated
+        /// The parent of the current token came back (a lost answer): the current one again.
+        case parentReplay = "parent_replay"
+        /// An older token inside the reuse interval: the current one again.
+        case reuseInsideInterval = "reuse_inside_interval"
+        /// Two requests raced with the same token; the loser gets the winner's child.
+        case concurrentRotation = "concurrent_rotation"
+        /// An older token outside the reuse interval: the session is revoked.
+        case theftDetected = "theft_detected"
+        case expired
+        case banned
+        case notFound = "not_found"
+    }
+
+    /// A success, or the stable code of the refusal.
+    static func outcome(of error: (any Error)?) -> String {
+        guard let error else { return "success" }
+        return (error as? APIError)?.code.rawValue ?? ErrorCode.unexpectedFailure.rawValue
+    }
+
+    static func signIn(_ method: SignInMethod, error: (any Error)?) {
+        Counter(
+            label: "gatehouse_sign_ins_total",
+            dimensions: [("method", method.rawValue), ("outcome", outcome(of: error))]
+        )
+        .increment()
+    }
+
+    static func signUp(_ kind: SignUpKind) {
+        Counter(label: "gatehouse_sign_ups_total", dimensions: [("kind", kind.rawValue)]).increment()
+    }
+
+    static func refresh(_ outcome: RefreshOutcome) {
+        Counter(label: "gatehouse_refreshes_total", dimensions: [("outcome", outcome.rawValue)]).increment()
+    }
+
+    /// A one-time code (or link) issued for mailing.
+    static func codeSent(_ purpose: CodePurpose) {
+        Counter(label: "gatehouse_codes_sent_total", dimensions: [("purpose", purpose.rawValue)]).increment()
+    }
+
+    /// A code (or link) redeemed at `/verify`, or refused (`otp_expired`, `validation_failed`, …).
+    static func codeVerified(error: (any Error)?) {
+        if let error {
+            Counter(label: "gatehouse_codes_failed_total", dimensions: [("outcome", outcome(of: error))]).increment()
+        } else {
+            Counter(label: "gatehouse_codes_verified_total").increment()
+        }
+    }
+
+    static func rateLimited(_ bucket: RateLimitBucket) {
+        Counter(label: "gatehouse_rate_limit_refusals_total", dimensions: [("bucket", bucket.rawValue)]).increment()
+    }
+
+    /// A mail handed to the mailer (`sent` or `failed`) or dropped over the sending budget.
+    static func mail(_ outcome: String, duration: Duration? = nil) {
+        Counter(label: "gatehouse_mail_deliveries_total", dimensions: [("outcome", outcome)]).increment()
+        if let duration {
+            Metrics.Timer(label: "gatehouse_mail_delivery_duration_seconds", dimensions: [("outcome", outcome)])
+                .record(duration: duration)
+        }
+    }
+
+    /// How long a bcrypt job waited for a thread of the hashing pool.
+    static func bcryptQueueWait(_ duration: Duration) {
+        Metrics.Timer(label: "gatehouse_bcrypt_queue_wait_seconds").record(duration: duration)
+    }
+
+    /// A write transaction's time as its caller saw it (on SQLite, including the wait for its batch).
+    static func transaction(_ database: String, duration: Duration, failed: Bool) {
+        Metrics.Timer(
+            label: "gatehouse_db_transaction_duration_seconds",
+            dimensions: [("database", database), ("outcome", failed ? "failed" : "committed")]
+        )
+        .record(duration: duration)
+    }
+
+    /// How many transactions one SQLite commit carried.
+    static func groupCommitBatch(_ size: Int) {
+        Recorder(label: "gatehouse_db_group_commit_batch_size", aggregate: true).record(size)
+    }
+
+    /// Sessions in the database, sampled when `/metrics` is read.
+    static func activeSessions(_ count: Int) {
+        Gauge(label: "gatehouse_active_sessions").record(count)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import HTTPTypes
+
+/// Counts every refusal of the limiter it wraps by bucket (``AuthMetrics/rateLimited(_:)``);
+/// the key (an address, a network, an account) is never a label.
+struct CountingRateLimiter: RateLimiter {
+    let base: any RateLimiter
+
+    func hit(_ bucket: RateLimitBucket, key: String, limit: Int, window: TimeInterval, now: Date) async throws {
+        do {
+            try await base.hit(bucket, key: key, limit: limit, window: window, now: now)
+        } catch let error as APIError where error.status == .tooManyRequests {
+            AuthMetrics.rateLimited(bucket)
+            throw error
+        }
+    }
+
+    func isLimited(
+        _ bucket: RateLimitBucket,
+        key: String,
+        limit: Int,
+        window: TimeInterval,
+        now: Date
+    ) async throws -> Int? {
+        let retry = try await base.isLimited(bucket, key: key, limit: limit, window: window, now: now)
+        if retry != nil { AuthMetrics.rateLimited(bucket) }
+        return retry
+    }
+}
