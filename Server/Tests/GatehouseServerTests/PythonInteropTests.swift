@@ -2,6 +2,7 @@ import Foundation
 import GatehouseServer
 import HummingbirdTesting
 import Logging
+import Synchronization
 import Testing
 
 /// The official Python `supabase-auth` client against the real server over loopback.
@@ -74,10 +75,17 @@ struct PythonInteropTests {
 struct FileMailer: Mailer {
     let url: URL
 
+    /// Mail goes out concurrently (both sides of an e-mail change at once): without the lock, two
+    /// handles seek to the same end and one line overwrites the other.
+    private static let lock = Mutex(())
+
     func send(_ mail: Mail) async throws {
-        let handle = try FileHandle(forWritingTo: url)
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("\(mail.to) \(CapturingMailer.code(in: mail.body) ?? "-")\n".utf8))
+        let line = Data("\(mail.to) \(CapturingMailer.code(in: mail.body) ?? "-")\n".utf8)
+        try Self.lock.withLock { _ in
+            let handle = try FileHandle(forWritingTo: url)
+            defer { try? handle.close() }
+            try handle.seekToEnd()
+            try handle.write(contentsOf: line)
+        }
     }
 }

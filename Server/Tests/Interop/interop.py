@@ -34,7 +34,8 @@ def code_for(address, after=0, timeout=10.0):
     deadline = time.time() + timeout
     while time.time() < deadline:
         with open(MAILBOX) as mailbox:
-            lines = [line.split() for line in mailbox if line.strip()]
+            # A line still being written has no code yet: skip it.
+            lines = [fields for fields in (line.split() for line in mailbox) if len(fields) == 2]
         codes = [code for to, code in lines if to == address and code != "-"]
         if len(codes) > after:
             return codes[-1]
