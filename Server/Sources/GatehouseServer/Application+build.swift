@@ -80,8 +80,9 @@ public func buildServer(
     )
 }
 
-/// Every route, behind the request log (and metrics), CORS, error rendering and the client address: public ones, the caller's own (behind ``CallerMiddleware``), the admin API
-/// (behind ``AdminMiddleware``), and `/token` (behind its rate limit and ``BearerMiddleware``).
+/// Every route, behind the request log (and metrics), CORS, error rendering and the client
+/// address: public ones, the caller's own (behind ``CallerMiddleware``), the admin API (behind
+/// ``AdminMiddleware``), and `/token` (behind its rate limit and ``BearerMiddleware``).
 func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
