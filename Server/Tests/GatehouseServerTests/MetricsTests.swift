@@ -51,7 +51,10 @@ struct MetricsTests {
             let refresh = try #require(session.string("refresh_token"))
             let userID = try #require(session.user["id"] as? String)
             secrets += [access, refresh, userID]
-            #expect(try await client.signIn(email).status == .ok)
+            let signedIn = try await client.signIn(email)
+            #expect(signedIn.status == .ok)
+            let second = try #require(signedIn.string("access_token"))
+            secrets.append(second)
             #expect(try await client.signIn(email, "wrong horse battery").errorCode == "invalid_credentials")
             // Refreshes: rotated, then the parent again.
             let rotated = try await client.refresh(refresh)
@@ -63,6 +66,15 @@ struct MetricsTests {
             #expect(try await client.refresh(child).status == .ok)
             clock.advance(by: 30)
             #expect(try await client.refresh(refresh).errorCode == "refresh_token_already_used")
+            // A second factor (issue 16), on the second session (the theft above ended the first):
+            // one wrong code, then the right one.
+            let factor = try await client.enroll(second)
+            let challenge = try #require(try await client.challenge(factor.id, bearer: second).string("id"))
+            let wrongCode = try await client.verify(factor.id, challenge: challenge, code: "000000", bearer: second)
+            #expect(wrongCode.status != .ok)
+            let retry = try #require(try await client.challenge(factor.id, bearer: second).string("id"))
+            let code = factor.app.code(at: clock.now())
+            #expect(try await client.verify(factor.id, challenge: retry, code: code, bearer: second).status == .ok)
             // Anonymous and admin sign-ups.
             let anonymous = try await client.post("/signup", "{}")
             secrets.append(anonymous.string("access_token") ?? "")
@@ -106,6 +118,8 @@ struct MetricsTests {
             #"gatehouse_codes_verified_total"#,
             #"gatehouse_codes_failed_total{outcome="otp_expired"}"#,
             #"gatehouse_rate_limit_refusals_total{bucket="verify"}"#,
+            #"gatehouse_mfa_verifications_total{factor="totp",outcome="success"}"#,
+            #"gatehouse_mfa_verifications_total{factor="totp",outcome="mfa_verification_failed"}"#,
             #"gatehouse_mail_deliveries_total{outcome="sent"}"#,
             #"gatehouse_bcrypt_queue_wait_seconds_count"#,
             #"gatehouse_active_sessions"#,

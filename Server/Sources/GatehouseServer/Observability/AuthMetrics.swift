@@ -52,6 +52,20 @@ enum AuthMetrics {
         .increment()
     }
 
+    /// A second factor's kind.
+    enum SecondFactor: String, Sendable {
+        case totp
+    }
+
+    /// A second-factor verification (`POST /factors/{id}/verify`): `success` or the refusal's code.
+    static func secondFactorVerified(_ factor: SecondFactor, error: (any Error)?) {
+        Counter(
+            label: "gatehouse_mfa_verifications_total",
+            dimensions: [("factor", factor.rawValue), ("outcome", outcome(of: error))]
+        )
+        .increment()
+    }
+
     static func signUp(_ kind: SignUpKind) {
         Counter(label: "gatehouse_sign_ups_total", dimensions: [("kind", kind.rawValue)]).increment()
     }

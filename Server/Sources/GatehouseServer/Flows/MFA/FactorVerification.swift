@@ -30,6 +30,22 @@ struct FactorVerification: Sendable {
         caller: Caller,
         ip: String
     ) async throws -> WireSession {
+        do {
+            let session = try await verify(factorID: factorID, body, caller: caller, ip: ip)
+            AuthMetrics.secondFactorVerified(.totp, error: nil)
+            return session
+        } catch {
+            AuthMetrics.secondFactorVerified(.totp, error: error)
+            throw error
+        }
+    }
+
+    private func verify(
+        factorID: UUID,
+        _ body: VerifyFactorRequest,
+        caller: Caller,
+        ip: String
+    ) async throws -> WireSession {
         try MFAAccess.requirePermanentUser(caller)
         let now = now()
         try await MFAAccess.limit(caller, ip: ip, limiter: limiter, limits: limits, now: now)
