@@ -138,7 +138,9 @@ public struct GoTrueBackend: AuthBackend {
                 nonce: credential.nonce,
                 accessToken: credential.accessToken,
                 linkIdentity: guest == nil ? nil : true,
-                device: SignInDevice.name
+                device: SignInDevice.name,
+                authorizationCode: credential.authorizationCode,
+                fullName: credential.fullName.flatMap(WirePersonName.init)
             ),
             bearer: guest?.accessToken
         )

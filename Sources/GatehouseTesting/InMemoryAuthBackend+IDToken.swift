@@ -34,6 +34,7 @@ extension InMemoryAuthBackend {
         let userID = try resolveUser(for: claims, linkingTo: linking)
         try checkNotBanned(accounts[userID]!)
         usedNonces.insert(nonceKey)
+        if let name = credential.fullName { keepName(name, for: userID) }
         return startSession(for: userID, method: "oauth")
     }
 
@@ -82,6 +83,22 @@ extension InMemoryAuthBackend {
         accounts[user.id] = AccountRecord(user: user, identities: [key])
         identities[key] = user.id
         return user.id
+    }
+
+    /// Apple's first-authorization name, as the server keeps it: each of `full_name`,
+    /// `given_name` and `family_name` only where the user's metadata has none.
+    private func keepName(_ name: PersonNameComponents, for id: String) {
+        let trim = { (part: String?) in part?.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let given = trim(name.givenName).flatMap { $0.isEmpty ? nil : $0 }
+        let family = trim(name.familyName).flatMap { $0.isEmpty ? nil : $0 }
+        let full = [given, family].compactMap(\.self).joined(separator: " ")
+        guard var account = accounts[id] else { return }
+        for (key, value) in [("full_name", full.isEmpty ? nil : full), ("given_name", given), ("family_name", family)] {
+            guard let value else { continue }
+            if let existing = account.user.userMetadata[key], existing != .null, existing != .string("") { continue }
+            account.user.userMetadata[key] = .string(value)
+        }
+        accounts[id] = account
     }
 
     /// Links the identity to a user. A guest becomes permanent (same id) and takes the vouched

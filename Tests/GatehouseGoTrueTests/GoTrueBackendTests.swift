@@ -202,6 +202,37 @@ struct GoTrueBackendIdentityTests {
         )
     }
 
+    @Test func appleSignInSendsTheAuthorizationCodeAndTheFirstAuthorizationName() async throws {
+        let transport = RecordingTransport([.http(200, Fixtures.sessionJSON()), .http(200, Fixtures.sessionJSON())])
+        var name = PersonNameComponents()
+        name.givenName = "Ada"
+        name.familyName = "Lovelace"
+        name.nickname = "not sent"
+        let credential = IDTokenCredential(
+            provider: .apple,
+            idToken: "apple.jwt.token",
+            nonce: "raw-nonce",
+            authorizationCode: "c0de",
+            fullName: name
+        )
+        _ = try await backend(transport).signIn(with: credential, upgrading: nil)
+        #expect(
+            try transport.bodyJSON(0) as NSDictionary == [
+                "provider": "apple", "id_token": "apple.jwt.token", "nonce": "raw-nonce",
+                "authorization_code": "c0de", "full_name": ["given_name": "Ada", "family_name": "Lovelace"],
+            ]
+        )
+        // Apple gives no name after the first authorization: an empty one is not sent.
+        let later = IDTokenCredential(
+            provider: .apple,
+            idToken: "apple.jwt.token",
+            nonce: "n2",
+            fullName: PersonNameComponents()
+        )
+        _ = try await backend(transport).signIn(with: later, upgrading: nil)
+        #expect(try transport.bodyJSON(1)["full_name"] == nil)
+    }
+
     @Test func aGuestLinksTheIdentityWithItsOwnBearer() async throws {
         let transport = RecordingTransport([.http(200, Fixtures.sessionJSON())])
         let credential = IDTokenCredential(provider: .google, idToken: "google.jwt.token")

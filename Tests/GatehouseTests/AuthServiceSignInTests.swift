@@ -111,6 +111,31 @@ struct AuthServiceSignInTests {
         #expect(fixture.service.isAuthenticated)
     }
 
+    @Test func appleFirstAuthorizationNameIsKeptOnceAndNeverOverwritten() async throws {
+        let fixture = Fixture()
+        var name = PersonNameComponents()
+        name.givenName = "Ada"
+        name.familyName = "Lovelace"
+        let first = await fixture.backend.makeIDToken(provider: .apple, subject: "apple-n", nonce: "n1")
+        let user = try await fixture.service.signInWithApple(
+            idToken: first,
+            nonce: "n1",
+            authorizationCode: "code",
+            fullName: name
+        )
+        #expect(user.userMetadata["full_name"] == .string("Ada Lovelace"))
+        #expect(user.userMetadata["given_name"] == .string("Ada"))
+        #expect(user.userMetadata["family_name"] == .string("Lovelace"))
+        await fixture.service.signOut()
+        var other = PersonNameComponents()
+        other.givenName = "Eve"
+        let second = await fixture.backend.makeIDToken(provider: .apple, subject: "apple-n", nonce: "n2")
+        let again = try await fixture.service.signInWithApple(idToken: second, nonce: "n2", fullName: other)
+        #expect(again.id == user.id)
+        #expect(again.userMetadata["given_name"] == .string("Ada"))
+        #expect(again.userMetadata["full_name"] == .string("Ada Lovelace"))
+    }
+
     @Test func googleSignInRefusesAMismatchedNonce() async throws {
         let fixture = Fixture()
         let token = await fixture.backend.makeIDToken(provider: .google, subject: "g-1", nonce: "expected")

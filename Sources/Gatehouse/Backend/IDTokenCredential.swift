@@ -1,3 +1,5 @@
+public import Foundation
+
 /// An ID token from Sign in with Apple or Google Sign-In.
 public struct IDTokenCredential: Sendable, Equatable {
     /// The identity provider.
@@ -14,12 +16,26 @@ public struct IDTokenCredential: Sendable, Equatable {
     public var nonce: String?
     /// The provider's access token (Google), when available.
     public var accessToken: String?
+    /// Apple's one-time authorization code (`ASAuthorizationAppleIDCredential.authorizationCode`).
+    public var authorizationCode: String?
+    /// The name Apple gives on the first authorization only; the server keeps it in the
+    /// user's metadata when those fields are empty.
+    public var fullName: PersonNameComponents?
 
     /// Creates a credential.
-    public init(provider: Provider, idToken: String, nonce: String? = nil, accessToken: String? = nil) {
+    public init(
+        provider: Provider,
+        idToken: String,
+        nonce: String? = nil,
+        accessToken: String? = nil,
+        authorizationCode: String? = nil,
+        fullName: PersonNameComponents? = nil
+    ) {
         self.provider = provider
         self.idToken = idToken
         self.nonce = nonce
         self.accessToken = accessToken
+        self.authorizationCode = authorizationCode
+        self.fullName = fullName
     }
 }

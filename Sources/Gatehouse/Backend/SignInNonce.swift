@@ -9,7 +9,7 @@ import Crypto
 /// A one-time nonce for Sign in with Apple or Google.
 ///
 /// Send ``sha256`` in the provider's request (Apple's `ASAuthorizationAppleIDRequest.nonce`,
-/// Google's `nonce`), then pass ``raw`` to ``AuthService/signInWithApple(idToken:nonce:)``:
+/// Google's `nonce`), then pass ``raw`` to ``AuthService/signInWithApple(idToken:nonce:authorizationCode:fullName:)``:
 /// the ID token carries the hash, and the server checks that it matches the raw value and
 /// that the nonce is used once.
 ///

@@ -36,7 +36,7 @@ extension AuthService {
         launch({ try await self.signInAnonymously() }, onSuccess, onError)
     }
 
-    /// Starts ``signInWithApple(idToken:nonce:)``.
+    /// Starts ``signInWithApple(idToken:nonce:authorizationCode:fullName:)``.
     public func signInWithApple(
         idToken: String,
         nonce: String?,

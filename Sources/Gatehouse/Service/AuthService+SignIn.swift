@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension AuthService {
     /// Creates an account with e-mail and password.
@@ -65,9 +65,25 @@ extension AuthService {
     /// - Parameters:
     ///   - idToken: The identity token Apple returned.
     ///   - nonce: The raw nonce whose SHA-256 was sent in the Apple request.
+    ///   - authorizationCode: Apple's one-time authorization code, when the app has it.
+    ///   - fullName: The name Apple gave (on the first authorization only); the server keeps it
+    ///     in the user's metadata where those fields are empty.
     @discardableResult
-    public func signInWithApple(idToken: String, nonce: String?) async throws -> User {
-        try await signIn(with: IDTokenCredential(provider: .apple, idToken: idToken, nonce: nonce))
+    public func signInWithApple(
+        idToken: String,
+        nonce: String?,
+        authorizationCode: String? = nil,
+        fullName: PersonNameComponents? = nil
+    ) async throws -> User {
+        try await signIn(
+            with: IDTokenCredential(
+                provider: .apple,
+                idToken: idToken,
+                nonce: nonce,
+                authorizationCode: authorizationCode,
+                fullName: fullName
+            )
+        )
     }
 
     /// Signs in with an ID token from Google Sign-In. A signed-in guest is upgraded in place

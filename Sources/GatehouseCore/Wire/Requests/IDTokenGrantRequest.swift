@@ -10,6 +10,16 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
     public var linkIdentity: Bool?
     /// A label for the signing-in device ("Ada's iPhone"), listed by `GET /user/sessions`.
     public var device: String?
+    /// Apple's one-time authorization code, sent beside Apple's ID token.
+    public var authorizationCode: String?
+    /// The first-authorization name as Apple gives it (`full_name`).
+    public var fullName: WirePersonName?
+    /// The first name, as a flat field (`given_name`).
+    public var givenName: String?
+    /// The last name, as a flat field (`family_name`).
+    public var familyName: String?
+    /// Supabase-style user data; `full_name`, `given_name` and `family_name` are read from it.
+    public var data: [String: JSONValue]?
 
     public init(
         provider: String,
@@ -17,7 +27,12 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
         nonce: String? = nil,
         accessToken: String? = nil,
         linkIdentity: Bool? = nil,
-        device: String? = nil
+        device: String? = nil,
+        authorizationCode: String? = nil,
+        fullName: WirePersonName? = nil,
+        givenName: String? = nil,
+        familyName: String? = nil,
+        data: [String: JSONValue]? = nil
     ) {
         self.provider = provider
         self.idToken = idToken
@@ -25,10 +40,19 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
         self.accessToken = accessToken
         self.linkIdentity = linkIdentity
         self.device = device
+        self.authorizationCode = authorizationCode
+        self.fullName = fullName
+        self.givenName = givenName
+        self.familyName = familyName
+        self.data = data
     }
 
     enum CodingKeys: String, CodingKey {
-        case provider, nonce, device
+        case provider, nonce, device, data
+        case authorizationCode = "authorization_code"
+        case fullName = "full_name"
+        case givenName = "given_name"
+        case familyName = "family_name"
         case idToken = "id_token"
         case accessToken = "access_token"
         case linkIdentity = "link_identity"

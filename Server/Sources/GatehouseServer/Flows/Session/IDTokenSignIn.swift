@@ -12,7 +12,9 @@ import HTTPTypes
 ///   signed into that account (the client sees the id change and moves its guest data);
 /// - a permanent user linking a subject that another account holds gets
 ///   `identity_already_exists`;
-/// - the nonce is consumed in the same transaction, so it works once and only on success.
+/// - the nonce is consumed in the same transaction, so it works once and only on success;
+/// - a name sent beside the token (Apple's first authorization) fills only empty
+///   `user_metadata` fields (``ProviderName``).
 struct IDTokenSignIn: Sendable {
     let storage: any AuthStorage
     /// ID-token verifiers of the enabled providers.
@@ -47,6 +49,7 @@ struct IDTokenSignIn: Sendable {
                     + "(set GATEHOUSE_\(provider.rawValue.uppercased())_CLIENT_IDS)."
             )
         }
+        let name = try ProviderName.from(body)
         let token = try await verifier.verify(body.idToken, rawNonce: body.nonce, now: now)
         let linking = caller
         let grant = try await storage.transaction { tx in
@@ -64,8 +67,12 @@ struct IDTokenSignIn: Sendable {
                     "This nonce was used already: make a new nonce for every sign-in."
                 )
             }
-            let user = try await resolveUser(for: token, linkingTo: linking, in: tx, now: now)
+            var user = try await resolveUser(for: token, linkingTo: linking, in: tx, now: now)
             if user.isBanned(at: now) { throw APIError.userBanned }
+            if let name, name.fill(&user.userMetadata) {
+                user.updatedAt = now
+                try await tx.updateUser(user)
+            }
             try await audit.record("login", actor: user.id, ip: ip, detail: provider.rawValue, in: tx)
             return try await sessions.open(for: user, method: "oauth", device: body.device, ip: ip, in: tx, at: now)
         }
