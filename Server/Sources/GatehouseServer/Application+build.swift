@@ -165,6 +165,14 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     .register(on: admin)
     AdminFactorController(lookup: services.adminUserLookup, unenrollment: services.factorUnenrollment)
         .register(on: admin)
+    let passkeys = PasskeyController(
+        registration: services.passkeyRegistration,
+        signIn: services.passkeySignIn,
+        management: services.passkeyManagement
+    )
+    passkeys.registerSignIn(on: tokenRoute)
+    passkeys.registerSignedIn(on: signedIn)
+    passkeys.registerAdmin(on: admin, lookup: services.adminUserLookup)
     routeMethods.record(router.routes)
     return router
 }

@@ -62,6 +62,7 @@ extension ServerConfiguration {
             ?? rateLimits.emailPerRecipient
         apple = try reader.provider("APPLE", defaults: apple)
         google = try reader.provider("GOOGLE", defaults: google)
+        webAuthn = try reader.webAuthn(defaults: webAuthn)
         if let secret = reader.string("GATEHOUSE_SERVER_SECRET") {
             guard secret.utf8.count >= 32 else {
                 throw ConfigurationError(variable: "GATEHOUSE_SERVER_SECRET", problem: "must be at least 32 bytes")

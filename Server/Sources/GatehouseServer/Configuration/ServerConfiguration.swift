@@ -76,6 +76,8 @@ public struct ServerConfiguration: Sendable {
     public var metricsPort: Int?
     /// `GATEHOUSE_LOG_FORMAT`: `text` (the default, for people) or `json` (one object a line).
     public var logFormat: LogFormat = .text
+    /// Passkeys: the WebAuthn relying party (`GATEHOUSE_WEBAUTHN_*`); off unless an RP id is set.
+    public var webAuthn = WebAuthnSettings()
 
     /// Creates the default configuration.
     public init() {}

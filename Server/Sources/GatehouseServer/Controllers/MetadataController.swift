@@ -30,7 +30,7 @@ struct MetadataController {
                 "phone_autoconfirm": false,
                 "sms_provider": "",
                 "saml_enabled": false,
-                "passkeys_enabled": false,
+                "passkeys_enabled": .bool(configuration.webAuthn.isEnabled),
             ]
             return try JSONBody.response(settings, request: request)
         }

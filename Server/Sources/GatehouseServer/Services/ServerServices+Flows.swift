@@ -217,4 +217,32 @@ extension ServerServices {
             now: now
         )
     }
+
+    var relyingParty: RelyingParty? { RelyingParty(configuration.webAuthn) }
+
+    var passkeyChallenges: PasskeyChallenges { PasskeyChallenges(storage: storage) }
+
+    var passkeyRegistration: PasskeyRegistration {
+        PasskeyRegistration(
+            storage: storage,
+            relyingParty: relyingParty,
+            challenges: passkeyChallenges,
+            check: reauthenticationCheck,
+            audit: audit,
+            now: now
+        )
+    }
+
+    var passkeySignIn: PasskeySignIn {
+        PasskeySignIn(
+            storage: storage,
+            relyingParty: relyingParty,
+            challenges: passkeyChallenges,
+            sessions: sessions,
+            audit: audit,
+            now: now
+        )
+    }
+
+    var passkeyManagement: PasskeyManagement { PasskeyManagement(storage: storage, audit: audit, now: now) }
 }

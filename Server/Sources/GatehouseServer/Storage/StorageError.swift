@@ -6,6 +6,8 @@ public enum StorageError: Error, Equatable {
     case duplicateIdentity
     /// An insert hit the unique (user, friendly name) index of factors.
     case duplicateFactorName
+    /// An insert hit the unique credential-id index of passkeys.
+    case duplicatePasskey
     /// A transaction ended without a result (a storage fault).
     case noResult
 }

@@ -205,6 +205,43 @@ enum Migrations {
                 "CREATE INDEX sessions_refreshed_at ON sessions(refreshed_at)",
             ]
         ),
+        (
+            // Passkeys (WebAuthn credentials) and the single-use challenges of their ceremonies.
+            "0008_passkeys",
+            [
+                """
+                CREATE TABLE webauthn_credentials (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    credential_id TEXT NOT NULL UNIQUE,
+                    public_key TEXT NOT NULL,
+                    algorithm INTEGER NOT NULL,
+                    attestation_type TEXT NOT NULL,
+                    aaguid TEXT NOT NULL,
+                    sign_count {bigint} NOT NULL,
+                    transports TEXT NOT NULL,
+                    backup_eligible INTEGER NOT NULL,
+                    backed_up INTEGER NOT NULL,
+                    friendly_name TEXT NOT NULL,
+                    created_at {real} NOT NULL,
+                    updated_at {real} NOT NULL,
+                    last_used_at {real}
+                )
+                """,
+                "CREATE INDEX webauthn_credentials_user_id ON webauthn_credentials(user_id)",
+                """
+                CREATE TABLE webauthn_challenges (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('registration', 'authentication')),
+                    challenge TEXT NOT NULL,
+                    created_at {real} NOT NULL,
+                    expires_at {real} NOT NULL
+                )
+                """,
+                "CREATE INDEX webauthn_challenges_expires_at ON webauthn_challenges(expires_at)",
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.

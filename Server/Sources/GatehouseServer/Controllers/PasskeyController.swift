@@ -1,0 +1,90 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+import Hummingbird
+
+/// The passkey routes (Supabase Auth's shapes): sign-in ceremonies in public, registration and
+/// management behind ``CallerMiddleware``, the admin listing and removal behind ``AdminMiddleware``.
+struct PasskeyController {
+    let registration: PasskeyRegistration
+    let signIn: PasskeySignIn
+    let management: PasskeyManagement
+
+    /// `POST /passkeys/authentication/options|verify`.
+    func registerSignIn(on router: some RouterMethods<AppRequestContext>) {
+        router.post("passkeys/authentication/options") { request, _ in
+            try JSONBody.response(try await signIn.options(), request: request)
+        }
+        router.post("passkeys/authentication/verify") { request, context in
+            let body = try await JSONBody.decode(PasskeyVerifyRequest.self, from: request, context: context)
+            return try JSONBody.response(try await signIn.verify(body, ip: context.clientKey), request: request)
+        }
+    }
+
+    /// The caller's routes: registration, listing, renaming, removal.
+    func registerSignedIn(on router: some RouterMethods<AppRequestContext>) {
+        router.post("passkeys/registration/options") { request, context in
+            let body = try await JSONBody.decode(
+                PasskeyRegistrationOptionsRequest.self,
+                from: request,
+                context: context
+            )
+            let caller = try context.requireCaller()
+            return try JSONBody.response(try await registration.options(caller, nonce: body.nonce), request: request)
+        }
+        router.post("passkeys/registration/verify") { request, context in
+            let body = try await JSONBody.decode(PasskeyVerifyRequest.self, from: request, context: context)
+            let (passkey, _) = try await registration.verify(
+                try context.requireCaller(),
+                body: body,
+                ip: context.clientKey
+            )
+            return try JSONBody.response(passkey, request: request)
+        }
+        router.get("passkeys") { request, context in
+            try JSONBody.response(
+                try await management.list(userID: try context.requireCaller().user.id),
+                request: request
+            )
+        }
+        router.patch("passkeys/:passkey_id") { request, context in
+            let body = try await JSONBody.decode(PasskeyRenameRequest.self, from: request, context: context)
+            let renamed = try await management.rename(
+                try context.requireCaller(),
+                passkeyID: Self.id("passkey_id", context),
+                body: body,
+                ip: context.clientKey
+            )
+            return try JSONBody.response(renamed, request: request)
+        }
+        router.delete("passkeys/:passkey_id") { _, context in
+            try await management.remove(
+                try context.requireCaller(),
+                passkeyID: Self.id("passkey_id", context),
+                ip: context.clientKey
+            )
+            return Response(status: .noContent)
+        }
+    }
+
+    /// `GET /admin/users/{id}/passkeys`, `DELETE /admin/users/{id}/passkeys/{passkey_id}`.
+    func registerAdmin(on router: some RouterMethods<AppRequestContext>, lookup: AdminUserLookup) {
+        router.get("admin/users/:id/passkeys") { request, context in
+            let user = try await lookup.user(Self.id("id", context))
+            return try JSONBody.response(try await management.list(userID: user.id), request: request)
+        }
+        router.delete("admin/users/:id/passkeys/:passkey_id") { _, context in
+            let user = try await lookup.user(Self.id("id", context))
+            try await management.adminRemove(
+                userID: user.id,
+                passkeyID: Self.id("passkey_id", context),
+                ip: context.clientKey
+            )
+            return Response(status: .noContent)
+        }
+    }
+
+    private static func id(_ name: String, _ context: AppRequestContext) -> UUID? {
+        context.parameters.get(name).flatMap(UUID.init(uuidString:))
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// Issues and consumes the challenges of passkey ceremonies: 32 random bytes, valid for five
+/// minutes, consumed by their first verify attempt whatever its outcome (no replay, no retry
+/// against the same challenge).
+struct PasskeyChallenges: Sendable {
+    let storage: any AuthStorage
+    /// How long a challenge stays valid (seconds).
+    static let lifetime: TimeInterval = 300
+
+    /// Stores a new challenge of `kind` for `userID`.
+    func issue(
+        _ kind: WebAuthnChallengeRecord.Kind,
+        userID: UUID?,
+        now: Date
+    ) async throws -> WebAuthnChallengeRecord {
+        let challenge = WebAuthnChallengeRecord(
+            userID: userID,
+            kind: kind,
+            challenge: Base64URL.encode(SecureRandom.bytes(32)),
+            createdAt: now,
+            expiresAt: now.addingTimeInterval(Self.lifetime)
+        )
+        try await storage.transaction { tx in try await tx.insertWebAuthnChallenge(challenge) }
+        return challenge
+    }
+
+    /// Consumes the challenge `id` names, in its own transaction so that a failed
+    /// verification uses it up too.
+    ///
+    /// - Returns: The challenge bytes.
+    /// - Throws: 400 `validation_failed` for a missing id, `webauthn_challenge_not_found` for an
+    ///   unknown or used one, `webauthn_challenge_expired` for an old one.
+    func consume(
+        _ id: String?,
+        kind: WebAuthnChallengeRecord.Kind,
+        userID: UUID?,
+        now: Date
+    ) async throws -> [UInt8] {
+        guard let id, !id.isEmpty else { throw APIError.validation("challenge_id is required") }
+        let notFound = APIError(
+            .badRequest,
+            .webAuthnChallengeNotFound,
+            "Challenge not found or already used: request new options."
+        )
+        guard let uuid = UUID(uuidString: id) else { throw notFound }
+        let consumed = try await storage.transaction { tx in
+            try await tx.consumeWebAuthnChallenge(id: uuid, kind: kind, userID: userID)
+        }
+        guard let consumed else { throw notFound }
+        guard consumed.expiresAt > now else {
+            throw APIError(.badRequest, .webAuthnChallengeExpired, "Challenge has expired: request new options.")
+        }
+        guard let bytes = Base64URL.decode(consumed.challenge) else { throw notFound }
+        return bytes
+    }
+}
+
+extension RelyingParty {
+    /// The relying party, or 404 `passkey_disabled` when passkeys are off.
+    static func require(_ relyingParty: RelyingParty?) throws -> RelyingParty {
+        guard let relyingParty else {
+            throw APIError(
+                .notFound,
+                .passkeyDisabled,
+                "Passkeys are not enabled on this server (set GATEHOUSE_WEBAUTHN_RP_ID)."
+            )
+        }
+        return relyingParty
+    }
+}
+
+extension PasskeyRecord {
+    /// The listed form.
+    var wire: WirePasskey {
+        WirePasskey(
+            id: id,
+            friendlyName: friendlyName.isEmpty ? nil : friendlyName,
+            createdAt: createdAt,
+            lastUsedAt: lastUsedAt
+        )
+    }
+}

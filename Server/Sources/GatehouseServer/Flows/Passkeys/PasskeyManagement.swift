@@ -1,0 +1,80 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// `GET /passkeys`, `PATCH /passkeys/{id}`, `DELETE /passkeys/{id}` for the caller, and
+/// `GET /admin/users/{id}/passkeys`, `DELETE /admin/users/{id}/passkeys/{passkey_id}` for admins.
+///
+/// A passkey that is the account's last way to sign in (no e-mail identity, no provider
+/// identity, no other passkey) cannot be removed, as with identities.
+struct PasskeyManagement: Sendable {
+    let storage: any AuthStorage
+    let audit: AuditLog
+    let now: @Sendable () -> Date
+
+    static let notFound = APIError(.notFound, .webAuthnCredentialNotFound, "Passkey not found")
+
+    func list(userID: UUID) async throws -> [WirePasskey] {
+        try await storage.read { try await $0.passkeys(userID: userID) }.map(\.wire)
+    }
+
+    func rename(_ caller: Caller, passkeyID: UUID?, body: PasskeyRenameRequest, ip: String) async throws -> WirePasskey
+    {
+        guard let name = try PasskeyRegistration.friendlyName(body.friendlyName) else {
+            throw APIError.validation("friendly_name is required")
+        }
+        guard let passkeyID else { throw Self.notFound }
+        let now = now()
+        let userID = caller.user.id
+        return try await storage.transaction { tx in
+            guard var passkey = try await tx.passkeys(userID: userID).first(where: { $0.id == passkeyID }) else {
+                throw Self.notFound
+            }
+            passkey.friendlyName = name
+            passkey.updatedAt = now
+            try await tx.updatePasskey(passkey)
+            try await audit.record("passkey_updated", actor: userID, ip: ip, detail: passkey.id.key, in: tx)
+            return passkey.wire
+        }
+    }
+
+    /// Removes one of the caller's passkeys, never the last way to sign in.
+    func remove(_ caller: Caller, passkeyID: UUID?, ip: String) async throws {
+        guard let passkeyID else { throw Self.notFound }
+        let now = now()
+        try await storage.transaction { tx in
+            // Writing the user row first queues concurrent removals of the same account (PostgreSQL
+            // row lock), so each counts what the other left.
+            guard var user = try await tx.user(id: caller.user.id) else { throw APIError.userNotFoundForToken }
+            user.updatedAt = now
+            try await tx.updateUser(user)
+            let passkeys = try await tx.passkeys(userID: user.id)
+            guard passkeys.contains(where: { $0.id == passkeyID }) else { throw Self.notFound }
+            let otherWays = passkeys.count - 1 + user.identities.count + (user.hasEmailIdentity ? 1 : 0)
+            guard otherWays > 0 else {
+                throw APIError(
+                    .unprocessableContent,
+                    .singleIdentityNotDeletable,
+                    "This passkey is the account's only way to sign in; add another before removing it."
+                )
+            }
+            guard try await tx.deletePasskey(id: passkeyID, userID: user.id) else { throw Self.notFound }
+            try await audit.record("passkey_deleted", actor: user.id, ip: ip, detail: passkeyID.key, in: tx)
+        }
+    }
+
+    /// An admin removes a user's passkey (no last-way rule: the admin can give the user another).
+    func adminRemove(userID: UUID, passkeyID: UUID?, ip: String) async throws {
+        guard let passkeyID else { throw Self.notFound }
+        try await storage.transaction { tx in
+            guard try await tx.deletePasskey(id: passkeyID, userID: userID) else { throw Self.notFound }
+            try await audit.record(
+                "passkey_deleted",
+                actor: nil,
+                ip: ip,
+                detail: "\(userID.key) \(passkeyID.key)",
+                in: tx
+            )
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+
+/// `POST /passkeys/authentication/options` and `/verify`: signs in with a discoverable
+/// passkey, no user name asked (conditional UI, AutoFill). The session's `amr` is `passkey`.
+///
+/// The assertion's user handle must name the passkey's owner; a signature counter that does
+/// not grow (when either side is non-zero) suggests a cloned authenticator: it is refused and
+/// recorded in the audit log. A passkey's backup eligibility never changes.
+struct PasskeySignIn: Sendable {
+    let storage: any AuthStorage
+    let relyingParty: RelyingParty?
+    let challenges: PasskeyChallenges
+    let sessions: SessionIssuer
+    let audit: AuditLog
+    let now: @Sendable () -> Date
+
+    /// Issues request options for any passkey of this RP.
+    func options() async throws -> PasskeyOptions {
+        let relyingParty = try RelyingParty.require(relyingParty)
+        let challenge = try await challenges.issue(.authentication, userID: nil, now: now())
+        let options: JSONValue = [
+            "challenge": .string(challenge.challenge),
+            "timeout": .number(PasskeyChallenges.lifetime * 1000),
+            "rpId": .string(relyingParty.id),
+            "userVerification": "required",
+        ]
+        return PasskeyOptions(
+            challengeID: challenge.id.key,
+            options: options,
+            expiresAt: Int(challenge.expiresAt.timeIntervalSince1970)
+        )
+    }
+
+    /// Verifies the assertion and opens a session for the passkey's owner.
+    func verify(_ body: PasskeyVerifyRequest, ip: String) async throws -> WireSession {
+        let relyingParty = try RelyingParty.require(relyingParty)
+        let now = now()
+        let challenge = try await challenges.consume(body.challengeID, kind: .authentication, userID: nil, now: now)
+        let credential: PublicKeyCredential
+        do throws(WebAuthnFailure) {
+            credential = try PublicKeyCredential(body.credential)
+        } catch {
+            throw error.apiError
+        }
+        let credentialID = Base64URL.encode(credential.rawID)
+        guard let stored = try await storage.read({ try await $0.passkey(credentialID: credentialID) }) else {
+            throw APIError(
+                .badRequest,
+                .webAuthnCredentialNotFound,
+                "This passkey is not registered here (it may have been removed)."
+            )
+        }
+        guard let handle = credential.userHandle, ConstantTime.equal(handle, Array(stored.userID.key.utf8)) else {
+            throw WebAuthnFailure.rejected("the user handle does not name the passkey's owner").apiError
+        }
+        let assertion: RelyingParty.Assertion
+        do throws(WebAuthnFailure) {
+            guard let publicKey = Base64URL.decode(stored.publicKey) else {
+                throw WebAuthnFailure.rejected("the stored key cannot be read")
+            }
+            assertion = try relyingParty.verifyAssertion(credential, challenge: challenge, publicKey: publicKey)
+        } catch {
+            throw error.apiError
+        }
+        guard assertion.backupEligible == stored.backupEligible else {
+            throw WebAuthnFailure.rejected("the passkey's backup eligibility changed").apiError
+        }
+        let counter = Int64(assertion.signCount)
+        if counter != 0 || stored.signCount != 0, counter <= stored.signCount {
+            try await storage.transaction { tx in
+                try await audit.record(
+                    "passkey_sign_count_regressed",
+                    actor: stored.userID,
+                    ip: ip,
+                    detail: "\(stored.id.key) stored \(stored.signCount) received \(counter)",
+                    in: tx
+                )
+            }
+            throw WebAuthnFailure.rejected(
+                "the signature counter did not grow, as if the authenticator were cloned"
+            ).apiError
+        }
+        let grant = try await storage.transaction { tx in
+            guard var user = try await tx.user(id: stored.userID) else { throw APIError.invalidCredentials }
+            if user.isBanned(at: now) { throw APIError.userBanned }
+            if user.email != nil, user.emailConfirmedAt == nil, !user.isAnonymous {
+                throw APIError(.badRequest, .emailNotConfirmed, "Email not confirmed")
+            }
+            var passkey = stored
+            passkey.signCount = counter
+            passkey.backedUp = assertion.backedUp
+            passkey.lastUsedAt = now
+            passkey.updatedAt = now
+            try await tx.updatePasskey(passkey)
+            user.lastSignInAt = now
+            user.updatedAt = now
+            try await tx.updateUser(user)
+            try await audit.record("login", actor: user.id, ip: ip, detail: "passkey", in: tx)
+            return try await sessions.open(for: user, method: "passkey", in: tx, at: now)
+        }
+        return try await sessions.answer(grant, now: now)
+    }
+}
