@@ -12,6 +12,7 @@ struct GoTrueClient: Sendable {
         case post = "POST"
         case put = "PUT"
         case delete = "DELETE"
+        case patch = "PATCH"
     }
 
     static let clientInfo = "gatehouse-swift/0.1.0"

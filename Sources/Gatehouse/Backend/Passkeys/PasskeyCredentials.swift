@@ -1,0 +1,104 @@
+public import Foundation
+public import GatehouseCore
+
+/// A new passkey as an authenticator returns it (WebAuthn `AuthenticatorAttestationResponse`).
+public struct PasskeyRegistrationCredential: Sendable, Equatable {
+    public var credentialID: Data
+    public var clientDataJSON: Data
+    public var attestationObject: Data
+    /// How the authenticator can be reached (`internal`, `hybrid`, …).
+    public var transports: [String]
+
+    public init(credentialID: Data, clientDataJSON: Data, attestationObject: Data, transports: [String] = []) {
+        self.credentialID = credentialID
+        self.clientDataJSON = clientDataJSON
+        self.attestationObject = attestationObject
+        self.transports = transports
+    }
+
+    /// The credential's JSON form (`toJSON()`), as the server reads it.
+    public var json: JSONValue {
+        let id = JSONValue.string(Base64URL.string(credentialID))
+        return [
+            "id": id, "rawId": id, "type": "public-key",
+            "response": [
+                "clientDataJSON": .string(Base64URL.string(clientDataJSON)),
+                "attestationObject": .string(Base64URL.string(attestationObject)),
+                "transports": .array(transports.map(JSONValue.string)),
+            ],
+        ]
+    }
+}
+
+/// A passkey sign-in as an authenticator returns it (WebAuthn `AuthenticatorAssertionResponse`).
+public struct PasskeyAssertionCredential: Sendable, Equatable {
+    public var credentialID: Data
+    public var clientDataJSON: Data
+    public var authenticatorData: Data
+    public var signature: Data
+    /// The user handle the passkey stored at registration.
+    public var userHandle: Data
+
+    public init(credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data, userHandle: Data) {
+        self.credentialID = credentialID
+        self.clientDataJSON = clientDataJSON
+        self.authenticatorData = authenticatorData
+        self.signature = signature
+        self.userHandle = userHandle
+    }
+
+    /// The credential's JSON form (`toJSON()`), as the server reads it.
+    public var json: JSONValue {
+        let id = JSONValue.string(Base64URL.string(credentialID))
+        return [
+            "id": id, "rawId": id, "type": "public-key",
+            "response": [
+                "clientDataJSON": .string(Base64URL.string(clientDataJSON)),
+                "authenticatorData": .string(Base64URL.string(authenticatorData)),
+                "signature": .string(Base64URL.string(signature)),
+                "userHandle": .string(Base64URL.string(userHandle)),
+            ],
+        ]
+    }
+}
+
+/// One of the user's passkeys (never its key).
+public struct Passkey: Sendable, Equatable, Identifiable {
+    public var id: UUID
+    /// The name the user gave it, if any.
+    public var name: String?
+    public var createdAt: Date
+    public var lastUsedAt: Date?
+
+    public init(id: UUID, name: String?, createdAt: Date, lastUsedAt: Date?) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+    }
+
+    /// The passkey the server listed.
+    public init(_ wire: WirePasskey) {
+        self.init(id: wire.id, name: wire.friendlyName, createdAt: wire.createdAt, lastUsedAt: wire.lastUsedAt)
+    }
+}
+
+/// Unpadded base64url (RFC 4648 section 5), WebAuthn's spelling of bytes in JSON.
+public enum Base64URL {
+    /// `data` as unpadded base64url.
+    public static func string(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The bytes of base64url text (padded or not), or `nil`.
+    public static func data(_ text: String?) -> Data? {
+        guard let text,
+            text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "=") })
+        else { return nil }
+        var base64 = text.replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "-", with: "+")
+            .replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64.append("=") }
+        return Data(base64Encoded: base64)
+    }
+}

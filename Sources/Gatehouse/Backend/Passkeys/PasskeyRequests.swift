@@ -1,0 +1,101 @@
+public import Foundation
+public import GatehouseCore
+
+/// What an authenticator needs to create a passkey: the server's creation options as plain
+/// values (binary fields decoded), and the challenge id to verify against.
+///
+/// Hand it to the platform (`ASAuthorizationPlatformPublicKeyCredentialProvider`) or, in tests,
+/// to `SoftwarePasskeyAuthenticator`; send what comes back to ``AuthPasskeys/register(_:for:name:)``.
+public struct PasskeyRegistrationRequest: Sendable, Equatable {
+    public var challengeID: String
+    /// The RP id (`rp.id`): the domain the passkey belongs to.
+    public var relyingPartyID: String
+    public var relyingPartyName: String
+    /// The user handle (`user.id`) the passkey stores.
+    public var userID: Data
+    public var userName: String
+    public var challenge: Data
+    /// Credentials the account has already (`excludeCredentials`).
+    public var excludedCredentialIDs: [Data]
+    public var expiresAt: Date
+
+    public init(
+        challengeID: String,
+        relyingPartyID: String,
+        relyingPartyName: String,
+        userID: Data,
+        userName: String,
+        challenge: Data,
+        excludedCredentialIDs: [Data],
+        expiresAt: Date
+    ) {
+        self.challengeID = challengeID
+        self.relyingPartyID = relyingPartyID
+        self.relyingPartyName = relyingPartyName
+        self.userID = userID
+        self.userName = userName
+        self.challenge = challenge
+        self.excludedCredentialIDs = excludedCredentialIDs
+        self.expiresAt = expiresAt
+    }
+
+    /// Reads the server's answer; a field missing or not base64url is ``ErrorCode/invalidResponse``.
+    public init(_ reply: PasskeyOptions) throws {
+        let options = reply.options.objectValue ?? [:]
+        let rp = options["rp"]?.objectValue ?? [:]
+        let user = options["user"]?.objectValue ?? [:]
+        guard let rpID = rp["id"]?.stringValue, let userID = Base64URL.data(user["id"]?.stringValue),
+            let challenge = Base64URL.data(options["challenge"]?.stringValue)
+        else { throw AuthError.invalidPasskeyOptions }
+        var excluded: [Data] = []
+        if case .array(let list) = options["excludeCredentials"] {
+            excluded = list.compactMap { Base64URL.data($0.objectValue?["id"]?.stringValue) }
+        }
+        self.init(
+            challengeID: reply.challengeID,
+            relyingPartyID: rpID,
+            relyingPartyName: rp["name"]?.stringValue ?? rpID,
+            userID: userID,
+            userName: user["name"]?.stringValue ?? "",
+            challenge: challenge,
+            excludedCredentialIDs: excluded,
+            expiresAt: Date(timeIntervalSince1970: TimeInterval(reply.expiresAt))
+        )
+    }
+}
+
+/// What an authenticator needs to sign in with a discoverable passkey (no user name).
+public struct PasskeyAssertionRequest: Sendable, Equatable {
+    public var challengeID: String
+    public var relyingPartyID: String
+    public var challenge: Data
+    public var expiresAt: Date
+
+    public init(challengeID: String, relyingPartyID: String, challenge: Data, expiresAt: Date) {
+        self.challengeID = challengeID
+        self.relyingPartyID = relyingPartyID
+        self.challenge = challenge
+        self.expiresAt = expiresAt
+    }
+
+    /// Reads the server's answer; a field missing or not base64url is ``ErrorCode/invalidResponse``.
+    public init(_ reply: PasskeyOptions) throws {
+        let options = reply.options.objectValue ?? [:]
+        guard let rpID = options["rpId"]?.stringValue, let challenge = Base64URL.data(options["challenge"]?.stringValue)
+        else { throw AuthError.invalidPasskeyOptions }
+        self.init(
+            challengeID: reply.challengeID,
+            relyingPartyID: rpID,
+            challenge: challenge,
+            expiresAt: Date(timeIntervalSince1970: TimeInterval(reply.expiresAt))
+        )
+    }
+}
+
+extension AuthError {
+    static let invalidPasskeyOptions = AuthError(
+        code: .invalidResponse,
+        message: "The server's passkey options are incomplete.",
+        recoverySuggestion: "Check that the server supports passkeys (GATEHOUSE_WEBAUTHN_RP_ID)."
+    )
+}
