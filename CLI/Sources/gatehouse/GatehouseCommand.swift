@@ -17,7 +17,7 @@ struct GatehouseCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Login.self, Signup.self, Status.self, Whoami.self, Token.self, Logout.self, Upgrade.self,
-            DeleteAccount.self, ResetPassword.self, ChangeEmail.self, MFA.self, Sessions.self,
+            DeleteAccount.self, ResetPassword.self, ChangeEmail.self, MFA.self, Sessions.self, Passkeys.self,
         ]
     )
 
