@@ -17,7 +17,11 @@ struct PasskeyController {
         }
         router.post("passkeys/authentication/verify") { request, context in
             let body = try await JSONBody.decode(PasskeyVerifyRequest.self, from: request, context: context)
-            return try JSONBody.response(try await signIn.verify(body, ip: context.clientKey), request: request)
+            let device = DeviceLabel.resolve(field: nil, headers: request.headers)
+            return try JSONBody.response(
+                try await signIn.verify(body, device: device, ip: context.clientKey),
+                request: request
+            )
         }
     }
 

@@ -33,8 +33,9 @@ struct PasskeySignIn: Sendable {
         )
     }
 
-    /// Verifies the assertion and opens a session for the passkey's owner.
-    func verify(_ body: PasskeyVerifyRequest, ip: String) async throws -> WireSession {
+    /// Verifies the assertion and opens a session for the passkey's owner, labelled `device`
+    /// (`X-Client-Info` or `User-Agent`).
+    func verify(_ body: PasskeyVerifyRequest, device: String?, ip: String) async throws -> WireSession {
         let relyingParty = try RelyingParty.require(relyingParty)
         let now = now()
         let challenge = try await challenges.consume(body.challengeID, kind: .authentication, userID: nil, now: now)
@@ -98,7 +99,7 @@ struct PasskeySignIn: Sendable {
             user.updatedAt = now
             try await tx.updateUser(user)
             try await audit.record("login", actor: user.id, ip: ip, detail: "passkey", in: tx)
-            return try await sessions.open(for: user, method: "passkey", in: tx, at: now)
+            return try await sessions.open(for: user, method: "passkey", device: device, ip: ip, in: tx, at: now)
         }
         return try await sessions.answer(grant, now: now)
     }
