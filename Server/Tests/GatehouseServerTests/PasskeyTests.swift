@@ -194,4 +194,21 @@ struct PasskeyTests {
             #expect(big.errorCode == "webauthn_verification_failed")
         }
     }
+
+    @Test func aUserWithASecondFactorManagesPasskeysAtAAL2Only() async throws {
+        let harness = try await Harness.make(Self.enabled)
+        defer { harness.removeFiles() }
+        let clock = harness.clock
+        try await harness.live { client in
+            let (aal2, _) = try await client.userWithFactor("ada@example.com", clock: clock)
+            let aal1 = try await client.signIn("ada@example.com").string("access_token")
+            let refused = try await client.post("/passkeys/registration/options", bearer: aal1)
+            #expect(refused.status == .unauthorized)
+            #expect(refused.errorCode == "insufficient_aal")
+            let removal = try await client.send(.delete, "/passkeys/\(UUID().uuidString)", bearer: aal1)
+            #expect(removal.errorCode == "insufficient_aal")
+            let allowed = try await client.post("/passkeys/registration/options", bearer: aal2.string("access_token"))
+            #expect(allowed.status == .ok)
+        }
+    }
 }

@@ -41,6 +41,7 @@ struct PasskeyManagement: Sendable {
     /// Removes one of the caller's passkeys, never the last way to sign in.
     func remove(_ caller: Caller, passkeyID: UUID?, ip: String) async throws {
         guard let passkeyID else { throw Self.notFound }
+        try SecondFactorRule.requireAAL2(caller, when: true, for: "remove a passkey")
         let now = now()
         try await storage.transaction { tx in
             // Writing the user row first queues concurrent removals of the same account (PostgreSQL

@@ -9,6 +9,7 @@ import HTTPTypes
 /// - an account that can sign in another way already (a permanent user, or one with a passkey)
 ///   needs a sign-in within ``recentSignIn`` or a reauthentication `nonce`, so that a stolen
 ///   access token cannot plant its own passkey;
+/// - a user with a verified second factor needs an AAL2 session (401 `insufficient_aal`);
 /// - a guest (anonymous user) may register one and so becomes permanent in place: same id,
 ///   `is_anonymous` false, `passkey` in its session's `amr`.
 struct PasskeyRegistration: Sendable {
@@ -26,6 +27,7 @@ struct PasskeyRegistration: Sendable {
     /// Issues creation options bound to the caller.
     func options(_ caller: Caller, nonce: String?) async throws -> PasskeyOptions {
         let relyingParty = try RelyingParty.require(relyingParty)
+        try SecondFactorRule.requireAAL2(caller, when: true, for: "add a passkey")
         let now = now()
         let user = caller.user
         let existing = try await storage.read { try await $0.passkeys(userID: user.id) }
@@ -73,6 +75,7 @@ struct PasskeyRegistration: Sendable {
     /// - Returns: The new passkey and the user after the change.
     func verify(_ caller: Caller, body: PasskeyVerifyRequest, ip: String) async throws -> (WirePasskey, UserRecord) {
         let relyingParty = try RelyingParty.require(relyingParty)
+        try SecondFactorRule.requireAAL2(caller, when: true, for: "add a passkey")
         let now = now()
         let challenge = try await challenges.consume(
             body.challengeID,
