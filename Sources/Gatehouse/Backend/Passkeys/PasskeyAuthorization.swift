@@ -61,15 +61,19 @@ public final class PasskeyAuthorization: NSObject {
         let assertion = provider.createCredentialAssertionRequest(challenge: request.challenge)
         assertion.userVerificationPreference = .required
         let authorization = try await perform(assertion, autoFill: autoFill)
-        guard let credential = authorization.credential as? ASAuthorizationPlatformPublicKeyCredentialAssertion else {
-            throw Self.unexpectedCredential
-        }
+        // `rawAuthenticatorData`, `signature` and `userID` are implicitly unwrapped in the SDK:
+        // unwrap them here rather than trap on a credential that lacks one.
+        guard let credential = authorization.credential as? ASAuthorizationPlatformPublicKeyCredentialAssertion,
+            let authenticatorData = credential.rawAuthenticatorData,
+            let signature = credential.signature,
+            let userHandle = credential.userID
+        else { throw Self.unexpectedCredential }
         return PasskeyAssertionCredential(
             credentialID: credential.credentialID,
             clientDataJSON: credential.rawClientDataJSON,
-            authenticatorData: credential.rawAuthenticatorData,
-            signature: credential.signature,
-            userHandle: credential.userID
+            authenticatorData: authenticatorData,
+            signature: signature,
+            userHandle: userHandle
         )
     }
 
