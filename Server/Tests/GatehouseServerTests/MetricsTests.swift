@@ -38,6 +38,7 @@ struct MetricsTests {
         let harness = try await Harness.make {
             $0.metricsPort = 0
             $0.rateLimits.verify = 4
+            PasskeyTests.enabled(&$0)
         }
         defer { harness.removeFiles() }
         let clock = harness.clock
@@ -87,6 +88,20 @@ struct MetricsTests {
             )
             #expect(created.status == .ok)
             secrets.append(created.string("id") ?? "")
+            // Passkey verifications (issue 17), refused: a sign-in with a challenge never issued,
+            // and a registration (from an AAL1 token of a user with a verified factor, with a
+            // challenge never issued).
+            let noChallenge = try await client.post(
+                "/passkeys/authentication/verify",
+                #"{"challenge_id":"x","credential":\#(PasskeyTests.junkCredential)}"#
+            )
+            #expect(noChallenge.errorCode == "webauthn_challenge_not_found")
+            let registration = try await client.post(
+                "/passkeys/registration/verify",
+                #"{"challenge_id":"x","credential":\#(PasskeyTests.junkCredential)}"#,
+                bearer: second
+            )
+            #expect(registration.status.code >= 400 && registration.status.code < 500)
             // Wrong codes until the verify limit refuses.
             for _ in 0..<6 {
                 _ = try await client.post("/verify", #"{"type":"email","email":"\#(email)","token":"000000"}"#)
@@ -120,6 +135,8 @@ struct MetricsTests {
             #"gatehouse_rate_limit_refusals_total{bucket="verify"}"#,
             #"gatehouse_mfa_verifications_total{factor="totp",outcome="success"}"#,
             #"gatehouse_mfa_verifications_total{factor="totp",outcome="mfa_verification_failed"}"#,
+            #"gatehouse_passkey_verifications_total{ceremony="authentication",outcome="webauthn_challenge_not_found"}"#,
+            #"gatehouse_sign_ins_total{method="passkey",outcome="webauthn_challenge_not_found"}"#,
             #"gatehouse_mail_deliveries_total{outcome="sent"}"#,
             #"gatehouse_bcrypt_queue_wait_seconds_count"#,
             #"gatehouse_active_sessions"#,
@@ -130,6 +147,11 @@ struct MetricsTests {
             let shown = value.map { "\($0)" } ?? "absent"
             #expect((value ?? 0) >= 1, "\(series) = \(shown)")
         }
+        #expect(
+            text.contains(#"gatehouse_passkey_verifications_total{ceremony="registration",outcome=""#),
+            "a refused passkey registration is counted"
+        )
+        #expect(!text.contains(#"outcome="unexpected_failure""#), "every refusal counted has its code")
         let database = TestDatabase.isPostgres ? "postgres" : "sqlite"
         #expect(
             text.contains(#"gatehouse_db_transaction_duration_seconds_count{database="\#(database)""#),

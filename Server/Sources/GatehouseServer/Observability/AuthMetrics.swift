@@ -12,6 +12,7 @@ enum AuthMetrics {
     enum SignInMethod: String, Sendable {
         case password
         case idToken = "id_token"
+        case passkey
     }
 
     /// How a user came to be.
@@ -62,6 +63,22 @@ enum AuthMetrics {
         Counter(
             label: "gatehouse_mfa_verifications_total",
             dimensions: [("factor", factor.rawValue), ("outcome", outcome(of: error))]
+        )
+        .increment()
+    }
+
+    /// A passkey ceremony (WebAuthn): creating a passkey or signing in with one.
+    enum PasskeyCeremony: String, Sendable {
+        case registration
+        case authentication
+    }
+
+    /// A passkey verification (`POST /passkeys/registration/verify` and
+    /// `/passkeys/authentication/verify`): `success` or the refusal's code.
+    static func passkeyVerified(_ ceremony: PasskeyCeremony, error: (any Error)?) {
+        Counter(
+            label: "gatehouse_passkey_verifications_total",
+            dimensions: [("ceremony", ceremony.rawValue), ("outcome", outcome(of: error))]
         )
         .increment()
     }

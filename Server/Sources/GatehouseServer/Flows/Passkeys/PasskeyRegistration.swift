@@ -74,6 +74,21 @@ struct PasskeyRegistration: Sendable {
     ///
     /// - Returns: The new passkey and the user after the change.
     func verify(_ caller: Caller, body: PasskeyVerifyRequest, ip: String) async throws -> (WirePasskey, UserRecord) {
+        do {
+            let result = try await verifyAttestation(caller, body: body, ip: ip)
+            AuthMetrics.passkeyVerified(.registration, error: nil)
+            return result
+        } catch {
+            AuthMetrics.passkeyVerified(.registration, error: error)
+            throw error
+        }
+    }
+
+    private func verifyAttestation(
+        _ caller: Caller,
+        body: PasskeyVerifyRequest,
+        ip: String
+    ) async throws -> (WirePasskey, UserRecord) {
         let relyingParty = try RelyingParty.require(relyingParty)
         try SecondFactorRule.requireAAL2(caller, when: true, for: "add a passkey")
         let now = now()

@@ -34,8 +34,22 @@ struct PasskeySignIn: Sendable {
     }
 
     /// Verifies the assertion and opens a session for the passkey's owner, labelled `device`
-    /// (`X-Client-Info` or `User-Agent`).
+    /// (`X-Client-Info` or `User-Agent`); counted in the metrics as a passkey verification and
+    /// a sign-in.
     func verify(_ body: PasskeyVerifyRequest, device: String?, ip: String) async throws -> WireSession {
+        do {
+            let session = try await verifyAssertion(body, device: device, ip: ip)
+            AuthMetrics.passkeyVerified(.authentication, error: nil)
+            AuthMetrics.signIn(.passkey, error: nil)
+            return session
+        } catch {
+            AuthMetrics.passkeyVerified(.authentication, error: error)
+            AuthMetrics.signIn(.passkey, error: error)
+            throw error
+        }
+    }
+
+    private func verifyAssertion(_ body: PasskeyVerifyRequest, device: String?, ip: String) async throws -> WireSession {
         let relyingParty = try RelyingParty.require(relyingParty)
         let now = now()
         let challenge = try await challenges.consume(body.challengeID, kind: .authentication, userID: nil, now: now)
