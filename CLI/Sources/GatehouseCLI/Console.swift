@@ -44,18 +44,26 @@ public struct Console: Sendable {
     }
 
     /// Asks for a secret without echoing it when input is a terminal; `nil` at end of input.
+    ///
+    /// Echo goes off before the question is shown, so whatever is typed once it shows is never
+    /// echoed; and the terminal's settings change at once (`TCSANOW`), never discarding input
+    /// already typed (`TCSAFLUSH` dropped a password typed right after the question, and the
+    /// prompt then waited forever).
     public func promptSecret(_ question: String) -> String? {
-        FileHandle.standardError.write(Data(question.utf8))
-        guard stdinIsTerminal else { return readLine(strippingNewline: true) }
+        guard stdinIsTerminal else {
+            FileHandle.standardError.write(Data(question.utf8))
+            return readLine(strippingNewline: true)
+        }
         var original = termios()
         tcgetattr(STDIN_FILENO, &original)
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        tcsetattr(STDIN_FILENO, TCSANOW, &silent)
         defer {
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+            tcsetattr(STDIN_FILENO, TCSANOW, &original)
             FileHandle.standardError.write(Data("\n".utf8))
         }
+        FileHandle.standardError.write(Data(question.utf8))
         return readLine(strippingNewline: true)
     }
 }
