@@ -57,7 +57,7 @@ struct ProviderName: Equatable, Sendable {
         guard trimmed.count <= maximumCharacters, trimmed.utf8.count <= maximumBytes else {
             throw APIError.validation("The name's \(field) is too long: at most \(maximumCharacters) characters.")
         }
-        guard !trimmed.unicodeScalars.contains(where: isInvisible) else {
+        guard !trimmed.unicodeScalars.contains(where: \.isInvisibleInText) else {
             throw APIError.validation("The name's \(field) contains control or invisible characters.")
         }
         return trimmed
@@ -65,12 +65,5 @@ struct ProviderName: Equatable, Sendable {
 
     private static func text(_ value: JSONValue?) -> String? {
         if case .string(let text) = value { text } else { nil }
-    }
-
-    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate: true
-        default: false
-        }
     }
 }

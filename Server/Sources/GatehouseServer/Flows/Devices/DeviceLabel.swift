@@ -25,7 +25,7 @@ enum DeviceLabel {
         var label = ""
         var pendingSpace = false
         for character in raw.prefix(maximumCharacters * 4) {
-            if character.isWhitespace || character.unicodeScalars.contains(where: isInvisible) {
+            if character.isWhitespace || character.unicodeScalars.contains(where: \.isInvisibleInText) {
                 pendingSpace = !label.isEmpty
                 continue
             }
@@ -36,14 +36,5 @@ enum DeviceLabel {
             pendingSpace = false
         }
         return label.isEmpty ? nil : label
-    }
-
-    /// Control (Cc), format (Cf: bidirectional overrides, zero-width joiners), separators
-    /// other than a space, and unassigned or private-use scalars.
-    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate: true
-        default: false
-        }
     }
 }
