@@ -11,20 +11,7 @@ import Testing
 /// them the test is skipped, unless `CI` is set: then they are required.
 @Suite("Passkeys against a Python authenticator")
 struct PasskeyInteropTests {
-    static var packagesInstalled: Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import cbor2, cryptography"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        do {
-            try probe.run()
-            probe.waitUntilExit()
-            return probe.terminationStatus == 0
-        } catch {
-            return false
-        }
-    }
+    static var packagesInstalled: Bool { PythonModules.installed("cbor2, cryptography") }
 
     @Test(
         .enabled(

@@ -11,20 +11,7 @@ import Testing
 /// test is skipped, unless `CI` is set: then a missing client is a failure.
 @Suite("Python supabase-auth interop")
 struct PythonInteropTests {
-    static var clientInstalled: Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import supabase_auth"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        do {
-            try probe.run()
-            probe.waitUntilExit()
-            return probe.terminationStatus == 0
-        } catch {
-            return false
-        }
-    }
+    static var clientInstalled: Bool { PythonModules.installed("supabase_auth") }
 
     static var required: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 

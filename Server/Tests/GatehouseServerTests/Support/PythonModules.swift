@@ -1,0 +1,21 @@
+import Foundation
+
+/// Whether the Python modules a test drives are installed (`.ci/run` installs them); the
+/// interop suites are skipped without them locally, and required when `CI` is set.
+enum PythonModules {
+    /// Whether `python3 -c "import <modules>"` succeeds.
+    static func installed(_ modules: String) -> Bool {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import \(modules)"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        do {
+            try probe.run()
+            probe.waitUntilExit()
+            return probe.terminationStatus == 0
+        } catch {
+            return false
+        }
+    }
+}
