@@ -202,6 +202,19 @@ struct GoTrueBackendIdentityTests {
         )
     }
 
+    @Test func googleSignInSendsTheRawNonceGoogleSignInWasGiven() async throws {
+        // GoogleSignIn puts the raw nonce into its token; the server accepts it for Google.
+        let transport = RecordingTransport([.http(200, Fixtures.sessionJSON())])
+        let nonce = SignInNonce()
+        let credential = IDTokenCredential(provider: .google, idToken: "google.jwt.token", nonce: nonce.raw)
+        _ = try await backend(transport).signIn(with: credential, upgrading: nil)
+        #expect(
+            try transport.bodyJSON(0) as NSDictionary == [
+                "provider": "google", "id_token": "google.jwt.token", "nonce": nonce.raw,
+            ]
+        )
+    }
+
     @Test func appleSignInSendsTheAuthorizationCodeAndTheFirstAuthorizationName() async throws {
         let transport = RecordingTransport([.http(200, Fixtures.sessionJSON()), .http(200, Fixtures.sessionJSON())])
         var name = PersonNameComponents()

@@ -12,7 +12,8 @@ public struct IDTokenCredential: Sendable, Equatable {
     public var provider: Provider
     /// The JWT the provider returned.
     public var idToken: String
-    /// The raw nonce whose SHA-256 the token carries, when one was used.
+    /// The raw nonce (``SignInNonce/raw``): the token carries its SHA-256 (Apple) or, from
+    /// GoogleSignIn, the raw nonce itself.
     public var nonce: String?
     /// The provider's access token (Google), when available.
     public var accessToken: String?

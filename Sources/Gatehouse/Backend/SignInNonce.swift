@@ -8,21 +8,33 @@ import Crypto
 
 /// A one-time nonce for Sign in with Apple or Google.
 ///
-/// Send ``sha256`` in the provider's request (Apple's `ASAuthorizationAppleIDRequest.nonce`,
-/// Google's `nonce`), then pass ``raw`` to ``AuthService/signInWithApple(idToken:nonce:authorizationCode:fullName:)``:
-/// the ID token carries the hash, and the server checks that it matches the raw value and
-/// that the nonce is used once.
+/// Make a new one for every sign-in and always send ``raw`` to Gatehouse; the server checks
+/// that the ID token carries it and that it is used once. What goes into the provider's
+/// request differs:
+///
+/// - Apple: ``sha256`` (`ASAuthorizationAppleIDRequest.nonce`); the ID token carries the hash.
+///   `ASAuthorizationAppleIDProvider().gatehouseRequest(nonce:)` sets it.
+/// - Google: ``raw``. GoogleSignIn (8.1 and later) puts the nonce it is given into the ID
+///   token as is, unhashed; for Google the server accepts a token carrying either the raw
+///   nonce or its SHA-256.
 ///
 /// ```swift
+/// // Sign in with Apple
 /// let nonce = SignInNonce()
 /// request.nonce = nonce.sha256
 /// // … after Apple answers:
 /// try await auth.signInWithApple(idToken: idToken, nonce: nonce.raw)
+///
+/// // Google
+/// let nonce = SignInNonce()
+/// let result = try await GIDSignIn.sharedInstance.signIn(
+///     withPresenting: viewController, hint: nil, additionalScopes: nil, nonce: nonce.raw)
+/// try await auth.signInWithGoogle(idToken: result.user.idToken!.tokenString, nonce: nonce.raw)
 /// ```
 public struct SignInNonce: Sendable, Equatable {
-    /// The raw nonce, for Gatehouse.
+    /// The raw nonce: for Gatehouse, and for GoogleSignIn's request.
     public let raw: String
-    /// The lowercase hex SHA-256 of ``raw``, for the provider.
+    /// The lowercase hex SHA-256 of ``raw``, for Apple's request.
     public let sha256: String
 
     /// Makes a new nonce of 32 random bytes (64 hex characters) from the system's CSPRNG.

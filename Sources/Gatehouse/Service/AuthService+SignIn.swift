@@ -88,6 +88,11 @@ extension AuthService {
 
     /// Signs in with an ID token from Google Sign-In. A signed-in guest is upgraded in place
     /// where the backend allows.
+    ///
+    /// - Parameters:
+    ///   - idToken: The ID token GoogleSignIn returned.
+    ///   - nonce: The raw nonce (``SignInNonce/raw``) that was given to GoogleSignIn, which puts
+    ///     it into the token unhashed.
     @discardableResult
     public func signInWithGoogle(idToken: String, nonce: String?) async throws -> User {
         try await signIn(with: IDTokenCredential(provider: .google, idToken: idToken, nonce: nonce))
