@@ -78,7 +78,8 @@ extension InMemoryAuthBackend {
             email: claims.emailVerified ? claims.email : nil,
             createdAt: now,
             emailConfirmedAt: claims.emailVerified ? now : nil,
-            appMetadata: ["provider": provider, "providers": [provider]]
+            appMetadata: ["provider": provider, "providers": [provider]],
+            identities: [claims.identity]
         )
         accounts[user.id] = AccountRecord(user: user, identities: [key])
         identities[key] = user.id
@@ -125,6 +126,7 @@ extension InMemoryAuthBackend {
         account.user.appMetadata["providers"] = .array(providers)
         if account.user.appMetadata["provider"] == nil { account.user.appMetadata["provider"] = provider }
         account.identities.append(key)
+        account.user.identities.append(claims.identity)
         accounts[id] = account
         identities[key] = id
         return id

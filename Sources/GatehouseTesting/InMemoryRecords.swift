@@ -69,6 +69,11 @@ struct IDTokenClaims {
     /// Gmail or a Workspace domain).
     var emailVerified: Bool
     var nonceHash: String?
+
+    /// The identity the user object lists for it.
+    var identity: UserIdentity {
+        UserIdentity(provider: provider.rawValue, subject: subject, email: email)
+    }
 }
 
 extension VerificationType {

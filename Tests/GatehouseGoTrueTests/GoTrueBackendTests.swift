@@ -215,6 +215,28 @@ struct GoTrueBackendIdentityTests {
         )
     }
 
+    @Test func theUsersIdentitiesNameTheAppleUserIdentifier() async throws {
+        let identity = #"""
+            {"identity_id":"5f1c7c5e-2d0a-4d7e-9a57-0c0a3c1b2e4f","id":"001234.abcdef.0042",
+             "user_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","identity_data":{"sub":"001234.abcdef.0042"},
+             "provider":"apple","email":"a@privaterelay.appleid.com",
+             "created_at":"2026-01-02T03:04:05Z","updated_at":"2026-01-02T03:04:05Z"}
+            """#
+        let user = Fixtures.userJSON.replacingOccurrences(
+            of: #""is_anonymous":false"#,
+            with: #""is_anonymous":false,"identities":[\#(identity)]"#
+        )
+        let transport = RecordingTransport([.http(200, user), .http(200, Fixtures.userJSON)])
+        let linked = try await backend(transport).user(for: session)
+        #expect(
+            linked.identities == [
+                UserIdentity(provider: "apple", subject: "001234.abcdef.0042", email: "a@privaterelay.appleid.com")
+            ]
+        )
+        #expect(linked.appleUserID == "001234.abcdef.0042")
+        #expect(try await backend(transport).user(for: session).appleUserID == nil)
+    }
+
     @Test func appleSignInSendsTheAuthorizationCodeAndTheFirstAuthorizationName() async throws {
         let transport = RecordingTransport([.http(200, Fixtures.sessionJSON()), .http(200, Fixtures.sessionJSON())])
         var name = PersonNameComponents()

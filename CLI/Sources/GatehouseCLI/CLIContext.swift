@@ -25,7 +25,9 @@ public final class CLIContext {
             configuration: .init(
                 verifiesRestoredSession: false,
                 verificationRetryDelays: [],
-                deviceName: Self.deviceName()
+                deviceName: Self.deviceName(),
+                // A terminal program has no Sign in with Apple entitlement to ask with.
+                appleCredentialState: nil
             )
         )
         await auth.restoreSession()

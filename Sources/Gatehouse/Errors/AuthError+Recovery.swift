@@ -17,7 +17,7 @@ extension AuthError {
             case .userNotFound:
                 self = .clearLocalData
             case .notSignedIn, .sessionNotFound, .sessionExpired, .refreshTokenNotFound,
-                .refreshTokenAlreadyUsed, .userBanned, .sessionSuperseded:
+                .refreshTokenAlreadyUsed, .userBanned, .sessionSuperseded, .appleCredentialRevoked:
                 self = .signIn
             case .networkUnavailable, .requestTimeout:
                 self = .offline

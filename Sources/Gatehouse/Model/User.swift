@@ -23,6 +23,8 @@ public struct User: Sendable, Hashable, Codable, Identifiable {
     public var userMetadata: [String: JSONValue]
     /// The user's second factors (authenticator apps), verified or not.
     public var factors: [Factor]
+    /// The ways the user signs in that a provider vouches for (e-mail, Apple, Google).
+    public var identities: [UserIdentity]
 
     /// Creates a user value.
     public init(
@@ -35,7 +37,8 @@ public struct User: Sendable, Hashable, Codable, Identifiable {
         newEmail: String? = nil,
         appMetadata: [String: JSONValue] = [:],
         userMetadata: [String: JSONValue] = [:],
-        factors: [Factor] = []
+        factors: [Factor] = [],
+        identities: [UserIdentity] = []
     ) {
         self.id = id
         self.email = email
@@ -47,6 +50,7 @@ public struct User: Sendable, Hashable, Codable, Identifiable {
         self.appMetadata = appMetadata
         self.userMetadata = userMetadata
         self.factors = factors
+        self.identities = identities
     }
 
     /// Whether the user has a verified second factor: a sign-in needs its code to complete.
@@ -65,6 +69,8 @@ public struct User: Sendable, Hashable, Codable, Identifiable {
         userMetadata = try c.decode([String: JSONValue].self, forKey: .userMetadata)
         // Sessions stored before factors existed have none.
         factors = try c.decodeIfPresent([Factor].self, forKey: .factors) ?? []
+        // Sessions stored before identities were kept have none until the next user lookup.
+        identities = try c.decodeIfPresent([UserIdentity].self, forKey: .identities) ?? []
     }
 }
 
@@ -81,7 +87,8 @@ extension User {
             newEmail: wire.newEmail.flatMap { $0.isEmpty ? nil : $0 },
             appMetadata: wire.appMetadata,
             userMetadata: wire.userMetadata,
-            factors: (wire.factors ?? []).map(Factor.init(wire:))
+            factors: (wire.factors ?? []).map(Factor.init(wire:)),
+            identities: (wire.identities ?? []).map(UserIdentity.init(wire:))
         )
     }
 }

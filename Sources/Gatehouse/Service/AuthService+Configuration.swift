@@ -19,6 +19,14 @@ extension AuthService {
         /// list of sessions (``AuthService/sessions()``); by default the host name or hardware
         /// model (``SignInDevice/platformDefault``). `nil` sends none.
         public var deviceName: String?
+        /// Asks Sign in with Apple whether an Apple-linked user may stay signed in
+        /// (``AuthService/checkAppleCredential()``): Apple's own answer on Apple platforms
+        /// (``AppleCredentialStateProvider/platformDefault``), none elsewhere. `nil` never asks;
+        /// set it so in a program without the Sign in with Apple entitlement of the team whose
+        /// app signed the user in.
+        public var appleCredentialState: AppleCredentialStateProvider?
+        /// How long the check waits for Sign in with Apple; without an answer the session stays.
+        public var appleCredentialCheckTimeout: Duration
 
         /// Creates a configuration.
         public init(
@@ -27,7 +35,9 @@ extension AuthService {
             verificationRetryDelays: [Duration] = [.seconds(2), .seconds(10), .seconds(30), .seconds(120)],
             clock: AuthClock = .system,
             log: LogSink = .disabled,
-            deviceName: String? = SignInDevice.platformDefault
+            deviceName: String? = SignInDevice.platformDefault,
+            appleCredentialState: AppleCredentialStateProvider? = .platformDefault,
+            appleCredentialCheckTimeout: Duration = .seconds(10)
         ) {
             self.refreshLeeway = refreshLeeway
             self.verifiesRestoredSession = verifiesRestoredSession
@@ -35,6 +45,8 @@ extension AuthService {
             self.clock = clock
             self.log = log
             self.deviceName = deviceName
+            self.appleCredentialState = appleCredentialState
+            self.appleCredentialCheckTimeout = appleCredentialCheckTimeout
         }
     }
 }

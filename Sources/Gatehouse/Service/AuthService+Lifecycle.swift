@@ -42,6 +42,7 @@ extension AuthService {
         tokens = new
         session = .success(new.user)
         isSessionVerified = true
+        sessionEndReason = nil
         if previous?.id == new.user.id {
             events.send(.userUpdated(new.user))
         } else {

@@ -84,6 +84,7 @@ extension AuthService {
         events.send(.initialSession(stored?.user))
         if stored != nil {
             startVerification()
+            startAppleCredentialCheck()
         }
     }
 

@@ -51,6 +51,11 @@ public final class AuthService {
     /// holds for this run, but a relaunch will not find it.
     public internal(set) var storageError: AuthError?
 
+    /// Why the session ended without the user asking, when the app should say so: Sign in with
+    /// Apple no longer authorizes the user (``ErrorCode/appleCredentialRevoked``). Cleared by
+    /// the next sign-in.
+    public internal(set) var sessionEndReason: AuthError?
+
     @ObservationIgnored let backend: any AuthBackend
     @ObservationIgnored let storeQueue: SessionStoreQueue
     @ObservationIgnored let configuration: Configuration
@@ -75,6 +80,8 @@ public final class AuthService {
     /// then may a sign-in replace what it holds.
     @ObservationIgnored var storeHasBeenRead = false
     @ObservationIgnored var lifecycleObservers: LifecycleObservers?
+    /// The Sign in with Apple check in progress, joined by concurrent checks.
+    @ObservationIgnored var appleCredentialCheck: Task<AppleCredentialState?, Never>?
 
     /// Creates the service.
     ///

@@ -177,6 +177,9 @@ extension ErrorCode {
     /// One address of a secure e-mail change is confirmed; the code sent to the other address
     /// is still needed (the server answered `{"msg": "Confirmation link accepted…", "code": "200"}`).
     public static let emailChangeConfirmationPending: ErrorCode = "email_change_confirmation_pending"
+    /// Sign in with Apple said the signed-in user's Apple ID no longer authorizes the app on
+    /// this device (revoked, or not found); the SDK ended the session here.
+    public static let appleCredentialRevoked: ErrorCode = "apple_credential_revoked"
 }
 
 // MARK: - Gatehouse server codes (not in GoTrue)

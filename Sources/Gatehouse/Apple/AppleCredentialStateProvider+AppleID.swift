@@ -1,0 +1,34 @@
+// Apple-only: AuthenticationServices' ASAuthorizationAppleIDProvider.getCredentialState(forUserID:completion:)
+// and its credentialRevokedNotification (iOS 13, macOS 10.15, tvOS 13, watchOS 6, visionOS 1).
+// Thin glue: what an answer does is AuthService.checkAppleCredential(), tested on Linux.
+#if canImport(AuthenticationServices)
+import AuthenticationServices
+import Foundation
+
+extension AppleCredentialStateProvider {
+    /// Sign in with Apple's own answer, from `ASAuthorizationAppleIDProvider`.
+    public static let appleID = AppleCredentialStateProvider { appleUserID in
+        try await withCheckedThrowingContinuation { continuation in
+            ASAuthorizationAppleIDProvider().getCredentialState(forUserID: appleUserID) { state, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                switch state {
+                case .authorized: continuation.resume(returning: .authorized)
+                case .revoked: continuation.resume(returning: .revoked)
+                case .notFound: continuation.resume(returning: .notFound)
+                case .transferred: continuation.resume(returning: .transferred)
+                @unknown default:
+                    // A state this SDK does not know yet is no definitive answer: the session stays.
+                    continuation.resume(throwing: AuthError.appleCredentialStateUnknown())
+                }
+            }
+        }
+    }
+
+    /// The notification Sign in with Apple posts when the person stops using it with the app
+    /// while the app runs.
+    static let credentialRevokedNotification = ASAuthorizationAppleIDProvider.credentialRevokedNotification
+}
+#endif
