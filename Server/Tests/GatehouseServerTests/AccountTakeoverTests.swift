@@ -48,14 +48,7 @@ struct AccountTakeoverTests {
             // The victim's sign-up sent a fresh code; they confirm through /resend as well.
             _ = try await client.waitForMail(to: Self.victim, count: 2)
             _ = try await client.post("/resend", #"{"type":"signup","email":"\#(Self.victim)"}"#)
-            let code = try await client.waitForCode(to: Self.victim)
-            let verified = try await client.post(
-                "/verify",
-                #"{"type":"signup","email":"\#(Self.victim)","token":"\#(code)"}"#
-            )
-            #expect(verified.status == .ok)
-            #expect(try await client.signIn(Self.victim, Self.victimPassword).status == .ok)
-            #expect(try await client.signIn(Self.victim, Self.attackerPassword).errorCode == "invalid_credentials")
+            try await Self.confirmTheSignUpAndExpectOnlyTheVictimsPassword(client)
         }
     }
 
@@ -71,14 +64,7 @@ struct AccountTakeoverTests {
             harness.clock.advance(by: 61)
             _ = try await client.post("/resend", #"{"type":"signup","email":"\#(Self.victim)"}"#)
             _ = try await client.waitForMail(to: Self.victim, count: 3)
-            let code = try await client.waitForCode(to: Self.victim)
-            let verified = try await client.post(
-                "/verify",
-                #"{"type":"signup","email":"\#(Self.victim)","token":"\#(code)"}"#
-            )
-            #expect(verified.status == .ok)
-            #expect(try await client.signIn(Self.victim, Self.victimPassword).status == .ok)
-            #expect(try await client.signIn(Self.victim, Self.attackerPassword).errorCode == "invalid_credentials")
+            try await Self.confirmTheSignUpAndExpectOnlyTheVictimsPassword(client)
         }
     }
 
@@ -100,7 +86,7 @@ struct AccountTakeoverTests {
             #expect(claim["new_email"] as? String == Self.victim)
             #expect(claim["is_anonymous"] as? Bool == true)
             let refreshed = try await client.refresh(try #require(guest.string("refresh_token")))
-            #expect((Self.claims(refreshed.string("access_token"))["email"] as? String ?? "").isEmpty)
+            #expect((accessClaims(refreshed.string("access_token"))["email"] as? String ?? "").isEmpty)
             // When: the owner signs up and confirms, then signs in by code.
             let signup = try await client.post("/signup", Self.signUpBody(Self.victimPassword))
             #expect(signup.status == .ok)
@@ -223,12 +209,17 @@ struct AccountTakeoverTests {
         #"{"email":"\#(victim)","password":"\#(password)"}"#
     }
 
-    static func claims(_ token: String?) -> [String: Any] {
-        guard let token, token.split(separator: ".").count == 3 else { return [:] }
-        var part = String(token.split(separator: ".")[1])
-            .replacingOccurrences(of: "-", with: "+")
-            .replacingOccurrences(of: "_", with: "/")
-        while part.count % 4 != 0 { part += "=" }
-        return (try? JSONSerialization.jsonObject(with: Data(base64Encoded: part) ?? Data())) as? [String: Any] ?? [:]
+    /// Verifies the victim's address with the newest sign-up code mailed to it, then checks that
+    /// the victim's password signs in and the attacker's does not.
+    static func confirmTheSignUpAndExpectOnlyTheVictimsPassword(
+        _ client: Client,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let code = try await client.waitForCode(to: victim)
+        let verified = try await client.post("/verify", #"{"type":"signup","email":"\#(victim)","token":"\#(code)"}"#)
+        #expect(verified.status == .ok, sourceLocation: sourceLocation)
+        #expect(try await client.signIn(victim, victimPassword).status == .ok, sourceLocation: sourceLocation)
+        let attacker = try await client.signIn(victim, attackerPassword)
+        #expect(attacker.errorCode == "invalid_credentials", sourceLocation: sourceLocation)
     }
 }

@@ -5,16 +5,6 @@ import Testing
 
 @Suite("Anonymous users, PUT /user and self-service deletion")
 struct AnonymousAndUserTests {
-    func claims(_ token: String?) -> [String: Any] {
-        guard let token, token.split(separator: ".").count == 3 else { return [:] }
-        var part = String(token.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(
-            of: "_",
-            with: "/"
-        )
-        while part.count % 4 != 0 { part += "=" }
-        return (try? JSONSerialization.jsonObject(with: Data(base64Encoded: part) ?? Data())) as? [String: Any] ?? [:]
-    }
-
     @Test func anonymousSignUpCarriesTheDocumentedClaims() async throws {
         let harness = try await Harness.make()
         defer { harness.removeFiles() }
@@ -22,7 +12,7 @@ struct AnonymousAndUserTests {
             let guest = try await client.post("/signup", "{}")
             #expect(guest.status == .ok)
             #expect(guest.user["is_anonymous"] as? Bool == true)
-            let claims = claims(guest.string("access_token"))
+            let claims = accessClaims(guest.string("access_token"))
             for key in [
                 "aud", "exp", "iat", "iss", "sub", "email", "phone", "role", "aal", "amr", "session_id", "is_anonymous",
                 "app_metadata", "user_metadata",
@@ -66,7 +56,7 @@ struct AnonymousAndUserTests {
             #expect(verified.user["email"] as? String == "ada@example.com")
             #expect(try await client.signIn("ada@example.com").user["id"] as? String == id)
             // The new session says is_anonymous: false; the guest's earlier sessions ended.
-            #expect(claims(verified.string("access_token"))["is_anonymous"] as? Bool == false)
+            #expect(accessClaims(verified.string("access_token"))["is_anonymous"] as? Bool == false)
             let refreshed = try await client.refresh(try #require(guest.string("refresh_token")))
             #expect(refreshed.errorCode == "refresh_token_not_found")
         }

@@ -7,11 +7,8 @@ import Testing
 @Suite("MFA account rules")
 struct MFAAccountRuleTests {
     @Test func passwordAndEmailChangesNeedAAL2() async throws {
-        let harness = try await Harness.make()
-        defer { harness.removeFiles() }
-        let clock = harness.clock
-        try await harness.live { client in
-            let (aal2, _) = try await client.userWithFactor("ada@example.com", clock: clock)
+        try await Harness.make().withVerifiedFactor { scene in
+            let (client, aal2) = (scene.client, scene.session)
             let aal1 = try await client.signIn("ada@example.com").string("access_token")
             for body in [#"{"password":"another good passphrase"}"#, #"{"email":"ada2@example.com"}"#] {
                 let refused = try await client.send(.put, "/user", json: body, bearer: aal1)
@@ -34,27 +31,20 @@ struct MFAAccountRuleTests {
     }
 
     @Test func aUserWithoutAVerifiedFactorChangesThePasswordAtAAL1() async throws {
-        let harness = try await Harness.make()
-        defer { harness.removeFiles() }
-        try await harness.live { client in
-            let token = try await client.confirmedSession(email: "ada@example.com").string("access_token")
-            _ = try await client.enroll(token)
-            let changed = try await client.send(
+        try await Harness.make().withEnrolledFactor { scene in
+            let changed = try await scene.client.send(
                 .put,
                 "/user",
                 json: #"{"password":"another good passphrase"}"#,
-                bearer: token
+                bearer: scene.token
             )
             #expect(changed.status == .ok, "an unverified factor raises nothing")
         }
     }
 
     @Test func unenrolmentOfAVerifiedFactorNeedsAAL2AndDropsItsSessionsToAAL1() async throws {
-        let harness = try await Harness.make()
-        defer { harness.removeFiles() }
-        let clock = harness.clock
-        try await harness.live { client in
-            let (aal2, factor) = try await client.userWithFactor("ada@example.com", clock: clock)
+        try await Harness.make().withVerifiedFactor { scene in
+            let (client, aal2, factor) = (scene.client, scene.session, scene.factor)
             let aal1 = try await client.signIn("ada@example.com").string("access_token")
             let refused = try await client.send(.delete, "/factors/\(factor.id)", bearer: aal1)
             #expect(refused.status == .unprocessableContent)

@@ -149,11 +149,8 @@ struct MFAEnrollmentTests {
     }
 
     @Test func aSecondFactorNeedsAnAAL2Session() async throws {
-        let harness = try await Harness.make()
-        defer { harness.removeFiles() }
-        let clock = harness.clock
-        try await harness.live { client in
-            let (aal2, _) = try await client.userWithFactor("ada@example.com", clock: clock)
+        try await Harness.make().withVerifiedFactor { scene in
+            let (client, aal2) = (scene.client, scene.session)
             let aal1 = try await client.signIn("ada@example.com")
             let refused = try await client.enroll(aal1.string("access_token"), name: "second")
             #expect(refused.reply.status == .forbidden)

@@ -8,14 +8,11 @@ import Testing
 @Suite("MFA challenge and verify")
 struct MFAVerificationTests {
     @Test func verifyRaisesTheSessionToAAL2AndItSurvivesRefresh() async throws {
-        let harness = try await Harness.make()
-        defer { harness.removeFiles() }
-        let clock = harness.clock
-        try await harness.live { client in
-            let session = try await client.confirmedSession(email: "ada@example.com")
-            let token = session.string("access_token")
+        try await Harness.make().withEnrolledFactor { scene in
+            let (client, clock, session, token, factor) = (
+                scene.client, scene.clock, scene.session, scene.token, scene.factor
+            )
             #expect(accessClaims(token)["aal"] as? String == "aal1")
-            let factor = try await client.enroll(token)
             let challenge = try await client.challenge(factor.id, bearer: token)
             #expect(challenge.status == .ok)
             #expect(challenge.string("type") == "totp")
@@ -41,7 +38,8 @@ struct MFAVerificationTests {
             // The session list (issue 18) reports the level too.
             let listed = try await client.get("/user/sessions", bearer: raised)
             let object = try JSONSerialization.jsonObject(with: Data(listed.text.utf8))
-            let rows = (object as? [[String: Any]]) ?? ((object as? [String: Any])?["sessions"] as? [[String: Any]]) ?? []
+            let rows =
+                (object as? [[String: Any]]) ?? ((object as? [String: Any])?["sessions"] as? [[String: Any]]) ?? []
             #expect(rows.first { $0["current"] as? Bool == true }?["aal"] as? String == "aal2")
 
             clock.advance(by: 60)
@@ -55,16 +53,12 @@ struct MFAVerificationTests {
     }
 
     @Test func theSessionsAAL1RefreshTokenNeverYieldsTheAAL2Session() async throws {
-        let harness = try await Harness.make()
-        defer { harness.removeFiles() }
-        let clock = harness.clock
-        try await harness.live { client in
-            let session = try await client.confirmedSession(email: "ada@example.com")
-            let factor = try await client.enroll(session.string("access_token"))
+        try await Harness.make().withEnrolledFactor { scene in
+            let (client, session, factor) = (scene.client, scene.session, scene.factor)
             let verified = try await client.challengeAndVerify(
                 factor.id,
-                code: factor.app.code(at: clock.now()),
-                bearer: session.string("access_token")
+                code: factor.app.code(at: scene.clock.now()),
+                bearer: scene.token
             )
             #expect(verified.status == .ok)
             let old = try await client.refresh(try #require(session.string("refresh_token")))
@@ -74,12 +68,8 @@ struct MFAVerificationTests {
     }
 
     @Test func wrongCodesFailAndAChallengeDiesAfterFive() async throws {
-        let harness = try await Harness.make()
-        defer { harness.removeFiles() }
-        let clock = harness.clock
-        try await harness.live { client in
-            let token = try await client.confirmedSession(email: "ada@example.com").string("access_token")
-            let factor = try await client.enroll(token)
+        try await Harness.make().withEnrolledFactor { scene in
+            let (client, clock, token, factor) = (scene.client, scene.clock, scene.token, scene.factor)
             let challengeID = try #require(try await client.challenge(factor.id, bearer: token).string("id"))
             let right = factor.app.code(at: clock.now())
             let wrong = right == "000000" ? "000001" : "000000"
@@ -98,12 +88,8 @@ struct MFAVerificationTests {
     }
 
     @Test func concurrentWrongCodesOnOneChallengeAreComparedAtMostFiveTimes() async throws {
-        let harness = try await Harness.make()
-        defer { harness.removeFiles() }
-        let clock = harness.clock
-        try await harness.live { client in
-            let token = try await client.confirmedSession(email: "ada@example.com").string("access_token")
-            let factor = try await client.enroll(token)
+        try await Harness.make().withEnrolledFactor { scene in
+            let (client, clock, token, factor) = (scene.client, scene.clock, scene.token, scene.factor)
             let challengeID = try #require(try await client.challenge(factor.id, bearer: token).string("id"))
             let right = factor.app.code(at: clock.now())
             let codes = (0..<40).map { String(format: "%06d", (Int(right)! + 1 + $0) % 1_000_000) }
@@ -121,12 +107,8 @@ struct MFAVerificationTests {
     }
 
     @Test func anExpiredChallengeIsRefused() async throws {
-        let harness = try await Harness.make()
-        defer { harness.removeFiles() }
-        let clock = harness.clock
-        try await harness.live { client in
-            let (session, factor) = try await client.userWithFactor("ada@example.com", clock: clock)
-            let token = session.string("access_token")
+        try await Harness.make().withVerifiedFactor { scene in
+            let (client, clock, token, factor) = (scene.client, scene.clock, scene.token, scene.factor)
             let challengeID = try #require(try await client.challenge(factor.id, bearer: token).string("id"))
             clock.advance(by: 301)
             let late = try await client.verify(
@@ -141,13 +123,8 @@ struct MFAVerificationTests {
     }
 
     @Test func anAcceptedCodeIsRefusedForTheRestOfItsWindowAndOlderOnesToo() async throws {
-        let harness = try await Harness.make()
-        defer { harness.removeFiles() }
-        let clock = harness.clock
-        try await harness.live { client in
-            let session = try await client.confirmedSession(email: "ada@example.com")
-            let token = session.string("access_token")
-            let factor = try await client.enroll(token)
+        try await Harness.make().withEnrolledFactor { scene in
+            let (client, clock, token, factor) = (scene.client, scene.clock, scene.token, scene.factor)
             let code = factor.app.code(at: clock.now())
             let first = try await client.challengeAndVerify(factor.id, code: code, bearer: token)
             #expect(first.status == .ok)
@@ -173,12 +150,8 @@ struct MFAVerificationTests {
     }
 
     @Test func oneStepEitherSideIsAcceptedTwoAreNot() async throws {
-        let harness = try await Harness.make()
-        defer { harness.removeFiles() }
-        let clock = harness.clock
-        try await harness.live { client in
-            let token = try await client.confirmedSession(email: "ada@example.com").string("access_token")
-            let factor = try await client.enroll(token)
+        try await Harness.make().withEnrolledFactor { scene in
+            let (client, clock, token, factor) = (scene.client, scene.clock, scene.token, scene.factor)
             let now = clock.now()
             let tooOld = factor.app.code(at: now, steps: -2)
             if ![-1, 0, 1].contains(where: { factor.app.code(at: now, steps: $0) == tooOld }) {
@@ -205,11 +178,8 @@ struct MFAVerificationTests {
             $0.trustedProxies = [CIDR("127.0.0.1")!, CIDR("::1")!]
             $0.rateLimitHeader = "X-Forwarded-For"
         }
-        defer { harness.removeFiles() }
-        let clock = harness.clock
-        try await harness.live { client in
-            let token = try await client.confirmedSession(email: "ada@example.com").string("access_token")
-            let factor = try await client.enroll(token)
+        try await harness.withEnrolledFactor { scene in
+            let (client, clock, token, factor) = (scene.client, scene.clock, scene.token, scene.factor)
             let home = ["X-Forwarded-For": "203.0.113.7"]
             let challengeID = try #require(
                 try await client.challenge(factor.id, bearer: token, headers: home).string("id")
@@ -246,12 +216,8 @@ struct MFAVerificationTests {
     }
 
     @Test func racingVerifiesOfOneCodeSucceedOnce() async throws {
-        let harness = try await Harness.make()
-        defer { harness.removeFiles() }
-        let clock = harness.clock
-        try await harness.live { client in
-            let token = try await client.confirmedSession(email: "ada@example.com").string("access_token")
-            let factor = try await client.enroll(token)
+        try await Harness.make().withEnrolledFactor { scene in
+            let (client, clock, token, factor) = (scene.client, scene.clock, scene.token, scene.factor)
             var challenges: [String] = []
             for _ in 0..<12 {
                 challenges.append(try #require(try await client.challenge(factor.id, bearer: token).string("id")))
@@ -345,10 +311,8 @@ struct MFAVerificationTests {
 
     @Test func challengesAndVerifiesAreLimitedPerClient() async throws {
         let harness = try await Harness.make { $0.rateLimits.mfa = 3 }
-        defer { harness.removeFiles() }
-        try await harness.live { client in
-            let token = try await client.confirmedSession(email: "ada@example.com").string("access_token")
-            let factor = try await client.enroll(token)
+        try await harness.withEnrolledFactor { scene in
+            let (client, token, factor) = (scene.client, scene.token, scene.factor)
             for _ in 0..<3 { #expect(try await client.challenge(factor.id, bearer: token).status == .ok) }
             let limited = try await client.challenge(factor.id, bearer: token)
             #expect(limited.status == .tooManyRequests && limited.errorCode == "over_request_rate_limit")
@@ -364,10 +328,8 @@ struct MFAVerificationTests {
             $0.trustedProxies = [CIDR("127.0.0.1")!, CIDR("::1")!]
             $0.rateLimitHeader = "X-Forwarded-For"
         }
-        defer { harness.removeFiles() }
-        try await harness.live { client in
-            let token = try await client.confirmedSession(email: "ada@example.com").string("access_token")
-            let factor = try await client.enroll(token)
+        try await harness.withEnrolledFactor { scene in
+            let (client, token, factor) = (scene.client, scene.token, scene.factor)
             for index in 0..<4 {
                 let reply = try await client.challenge(
                     factor.id,

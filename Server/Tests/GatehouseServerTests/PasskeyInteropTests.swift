@@ -20,8 +20,6 @@ struct PasskeyInteropTests {
         )
     )
     func pythonAuthenticatorRegistersSignsInAndIsRefusedWhereItShouldBe() async throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Interop/passkeys.py")
         let harness = try await Harness.make {
             $0.webAuthn = WebAuthnSettings(rpID: "example.com", rpName: "Example", origins: ["https://example.com"])
         }
@@ -29,18 +27,9 @@ struct PasskeyInteropTests {
         let serviceRole = try await harness.server.serviceRoleToken()
         try await harness.live { client in
             let port = try #require(client.client.port)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path, "http://127.0.0.1:\(port)", serviceRole]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let data = await Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
-            await Blocking.waitUntilExit(process)
-            let text = String(decoding: data, as: UTF8.self)
-            print(text)
-            #expect(process.terminationStatus == 0, "\(text)")
+            let run = try await InteropScript.run("passkeys.py", ["http://127.0.0.1:\(port)", serviceRole])
+            let text = run.output
+            #expect(run.status == 0, "\(text)")
             #expect(text.contains("30 passed, 0 failed"))
             let regressed = text.split(separator: "\n").first { $0.hasPrefix("regressed-user ") }?.split(separator: " ")
                 .last

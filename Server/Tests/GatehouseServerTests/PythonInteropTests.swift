@@ -22,9 +22,6 @@ struct PythonInteropTests {
         )
         _ = FileManager.default.createFile(atPath: mailbox.path, contents: Data())
         defer { try? FileManager.default.removeItem(at: mailbox) }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Interop/interop.py")
-
         let harness = try await Harness.make()
         defer { harness.removeFiles() }
         let server = try await buildServer(
@@ -39,19 +36,9 @@ struct PythonInteropTests {
         )
         try await server.application.test(.live) { client in
             let port = try #require(client.port)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path, "http://127.0.0.1:\(port)", mailbox.path]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let data = await Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
-            await Blocking.waitUntilExit(process)
-            let text = String(decoding: data, as: UTF8.self)
-            print(text)
-            #expect(process.terminationStatus == 0, "\(text)")
-            #expect(text.contains("12 passed, 0 failed"))
+            let run = try await InteropScript.run("interop.py", ["http://127.0.0.1:\(port)", mailbox.path])
+            #expect(run.status == 0, "\(run.output)")
+            #expect(run.output.contains("12 passed, 0 failed"))
         }
         try await server.storage.close()
         try await harness.server.storage.close()
