@@ -186,23 +186,13 @@ struct CLIEndToEndTests {
         _ = try await Self.gatehouse(["login", "--guest", "--server", url], config: config)
         server.stop()
         // Something that is not a Gatehouse server answers on the port now.
-        let impostor = Process()
-        impostor.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        impostor.arguments = [
-            "python3", "-m", "http.server", String(server.port), "--bind", "127.0.0.1", "--directory",
-            server.directory.path,
-        ]
-        impostor.standardOutput = FileHandle.nullDevice
-        impostor.standardError = FileHandle.nullDevice
-        try impostor.run()
-        // SIGKILL: a child may inherit a signal mask in which SIGTERM is blocked.
-        defer { kill(impostor.processIdentifier, SIGKILL) }
-        try await Task.sleep(for: .milliseconds(500))
+        let impostor = try await StaticFileServer(directory: server.directory, port: server.port)
 
         let token = try await Self.gatehouse(["token", "--server", url], config: config)
         #expect(token.status == 0 || token.status == 1, "a clear failure, never a crash")
         let status = try await Self.gatehouse(["status", "--server", url, "--json"], config: config)
         #expect(status.json["signed_in"] as? Bool == true, "the good stored session stays")
+        await impostor.stop()
     }
 }
 

@@ -1,14 +1,6 @@
 import Crypto
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A stand-in for Sign in with Apple: a P-256 key made in the test, its JWKS served over HTTP
 /// on loopback (Python's `http.server` from a folder), and ID tokens signed with it.
 final class FakeApple: @unchecked Sendable {
@@ -18,7 +10,7 @@ final class FakeApple: @unchecked Sendable {
     let port: Int
     private let key = P256.Signing.PrivateKey()
     private let kid = "fake-\(UUID().uuidString.prefix(8))"
-    private let process = Process()
+    private let files: StaticFileServer
 
     /// The JWKS address for `GATEHOUSE_APPLE_JWKS_URL`.
     var jwksURL: String { "http://127.0.0.1:\(port)/keys" }
@@ -44,18 +36,7 @@ final class FakeApple: @unchecked Sendable {
             ]
         ]
         try JSONSerialization.data(withJSONObject: jwks).write(to: directory.appendingPathComponent("keys"))
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<250 {
-            if let url = URL(string: jwksURL), (try? await URLSession.shared.data(from: url)) != nil { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw ServerProcessError.didNotStart("python3 -m http.server")
+        files = try await StaticFileServer(directory: directory, port: port)
     }
 
     /// An ID token for `subject` carrying SHA-256 hex of `rawNonce` (no nonce claim when it is
@@ -76,17 +57,10 @@ final class FakeApple: @unchecked Sendable {
         return input + "." + Self.base64URL(signature)
     }
 
-    /// Kills the HTTP server (SIGKILL: a child may inherit a mask that blocks SIGTERM).
+    /// Stops the HTTP server and removes the key set.
     func stop() async {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            await Blocking.waitUntilExit(process)
-        }
+        await files.stop()
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     private static func encode(_ object: [String: Any]) throws -> String {
