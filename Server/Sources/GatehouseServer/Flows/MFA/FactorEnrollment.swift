@@ -22,8 +22,12 @@ struct FactorEnrollment: Sendable {
         guard body.factorType == "totp" else {
             throw APIError.validation("factor_type must be totp: only authenticator-app factors are supported")
         }
-        let friendlyName = try Self.checked(body.friendlyName ?? "", field: "friendly_name", limit: 100)
-        let issuer = try Self.checked(body.issuer ?? defaultIssuer, field: "issuer", limit: 64)
+        let friendlyName = try ChosenName.validated(
+            body.friendlyName ?? "",
+            field: "friendly_name",
+            maximumCharacters: 100
+        )
+        let issuer = try ChosenName.validated(body.issuer ?? defaultIssuer, field: "issuer", maximumCharacters: 64)
         guard !issuer.isEmpty, !issuer.contains(":") else {
             throw APIError.validation("issuer must be a non-empty name without ':'")
         }
@@ -92,14 +96,5 @@ struct FactorEnrollment: Sendable {
             .mfaFactorNameConflict,
             "A factor with the friendly name \"\(name)\" already exists; choose another name"
         )
-    }
-
-    /// A text field without control characters, at most `limit` characters.
-    static func checked(_ text: String, field: String, limit: Int) throws -> String {
-        guard text.count <= limit else { throw APIError.validation("\(field) must be at most \(limit) characters") }
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw APIError.validation("\(field) must not contain control characters")
-        }
-        return text
     }
 }

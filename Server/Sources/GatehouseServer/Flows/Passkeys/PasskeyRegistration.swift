@@ -154,15 +154,12 @@ struct PasskeyRegistration: Sendable {
         "This account has \(maximumPasskeys) passkeys, the most it may have: remove one first."
     )
 
-    /// A passkey name: trimmed, 1 to 120 characters; `nil` when not given.
+    /// A passkey name (``ChosenName``): trimmed, 1 to 120 characters, none invisible; `nil`
+    /// when not given.
     static func friendlyName(_ name: String?) throws -> String? {
         guard let name else { return nil }
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 120,
-            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
-            throw APIError.validation("friendly_name must have 1 to 120 characters and no control characters")
-        }
-        return trimmed
+        let checked = try ChosenName.validated(name, field: "friendly_name", maximumCharacters: 120)
+        guard !checked.isEmpty else { throw APIError.validation("friendly_name must not be empty") }
+        return checked
     }
 }
