@@ -32,14 +32,7 @@ extension InMemoryAuthBackend {
         let key = id.uuidString.lowercased()
         let isCurrent = key == access.sessionID
         if !isCurrent, let own = sessions[access.sessionID] {
-            if let nonce, !nonce.isEmpty {
-                throw AuthError(
-                    code: .reauthenticationNotValid,
-                    message: "The reauthentication code is wrong or has expired.",
-                    recoverySuggestion: "Request a new code.",
-                    httpStatus: 422
-                )
-            }
+            if let nonce, !nonce.isEmpty { throw Self.reauthenticationNotValid() }
             if now.timeIntervalSince(own.createdAt) > 24 * 3600 {
                 throw AuthError(
                     code: .reauthenticationNeeded,

@@ -217,6 +217,17 @@ extension InMemoryAuthBackend {
         )
     }
 
+    /// A reauthentication `nonce` this backend never sent (it sends none), refused as the
+    /// server refuses a wrong, used or expired one.
+    static func reauthenticationNotValid() -> AuthError {
+        AuthError(
+            code: .reauthenticationNotValid,
+            message: "The reauthentication code is wrong or has expired.",
+            recoverySuggestion: "Request a new code.",
+            httpStatus: 422
+        )
+    }
+
     static func emailExists() -> AuthError {
         AuthError(
             code: .emailExists,

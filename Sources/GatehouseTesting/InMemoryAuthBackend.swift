@@ -155,6 +155,8 @@ public actor InMemoryAuthBackend: AuthBackend {
         if changes.password != nil || (changes.email.map { $0.lowercased() != current?.email } ?? false) {
             try requireAAL2(record, for: "change the e-mail address or password")
         }
+        // As on the server, a nonce is checked whenever one is sent; this backend sends none.
+        if let nonce = changes.nonce, !nonce.isEmpty { throw Self.reauthenticationNotValid() }
         return try applyChanges(changes, toUser: record.userID, session: record.sessionID)
     }
 

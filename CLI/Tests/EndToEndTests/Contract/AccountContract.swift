@@ -106,6 +106,24 @@ struct AccountContract {
         }
     }
 
+    @Test(arguments: BackendKind.underTest)
+    func aReauthenticationCodeNobodySentIsRefusedAndChangesNothing(_ kind: BackendKind) async throws {
+        try await kind.run(ContractSettings(autoconfirm: true)) { world in
+            let session = try await signUp(world)
+            await expectFailure(.reauthenticationNotValid, "checked whenever sent, even after a recent sign-in") {
+                try await world.backend.updateUser(
+                    UserChanges(password: "another good passphrase", nonce: "123456"),
+                    for: session
+                )
+            }
+            await expectFailure(.reauthenticationNotValid, "for any change") {
+                try await world.backend.updateUser(UserChanges(nonce: "654321", data: ["theme": "dark"]), for: session)
+            }
+            _ = try await world.backend.signIn(email: "ada@example.com", password: contractPassword)
+            #expect(try await world.backend.user(for: session).userMetadata["theme"] == nil)
+        }
+    }
+
     private func signUp(_ world: any ContractWorld) async throws -> Session {
         let outcome = try await world.backend.signUp(
             email: "ada@example.com",
