@@ -43,6 +43,9 @@ struct IDTokenContract {
             let first = try await signIn(world, subject: "apple-ada", email: "ada@icloud.com")
             #expect(first.user.email == "ada@icloud.com" && first.user.emailConfirmedAt != nil)
             #expect(!first.user.isAnonymous)
+            // The Apple identity names the user Sign in with Apple knows (its credential-state check).
+            #expect(first.user.appleUserID == "apple-ada")
+            #expect(try await world.backend.user(for: first).appleUserID == "apple-ada")
             // Apple sends the address only the first time.
             let again = try await signIn(world, subject: "apple-ada", email: nil)
             #expect(again.user.id == first.user.id && again.user.email == "ada@icloud.com")
@@ -55,6 +58,7 @@ struct IDTokenContract {
             let guest = try await world.backend.signInAnonymously()
             let upgraded = try await signIn(world, subject: "apple-guest", email: "guest@icloud.com", upgrading: guest)
             #expect(upgraded.user.id == guest.user.id && !upgraded.user.isAnonymous)
+            #expect(upgraded.user.appleUserID == "apple-guest", "the linked identity is listed")
             #expect(upgraded.user.email == "guest@icloud.com")
 
             let second = try await world.backend.signInAnonymously()
