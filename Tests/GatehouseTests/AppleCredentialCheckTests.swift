@@ -33,9 +33,7 @@ struct AppleCredentialCheckTests {
         let user = try await fixture.signInWithApple()
         let apple = AppleAnswers { _ in answer }
 
-        let relaunched = fixture.relaunched(asking: apple)
-        await relaunched.restoreSession()
-        await relaunched.waitForAppleCredentialCheck()
+        let relaunched = await fixture.launchedAndChecked(asking: apple)
         await relaunched.waitForVerification()
 
         #expect(apple.asked == [AppleLinkedFixture.appleUserID])
@@ -53,9 +51,7 @@ struct AppleCredentialCheckTests {
         await fixture.backend.setOffline(true)
         let apple = AppleAnswers { _ in throw URLError(.notConnectedToInternet) }
 
-        let relaunched = fixture.relaunched(asking: apple)
-        await relaunched.restoreSession()
-        await relaunched.waitForAppleCredentialCheck()
+        let relaunched = await fixture.launchedAndChecked(asking: apple)
 
         #expect(apple.asked.count == 1)
         #expect(relaunched.state == .authenticated(user))
@@ -95,9 +91,7 @@ struct AppleCredentialCheckTests {
         )
         try await fixture.service.signInWithGoogle(idToken: google, nonce: "n")
 
-        let relaunched = fixture.relaunched(asking: apple)
-        await relaunched.restoreSession()
-        await relaunched.waitForAppleCredentialCheck()
+        let relaunched = await fixture.launchedAndChecked(asking: apple)
         #expect(await relaunched.checkAppleCredential() == nil)
 
         #expect(apple.asked.isEmpty)
@@ -115,9 +109,7 @@ struct AppleCredentialCheckTests {
         #expect(linked.appleUserID == AppleLinkedFixture.appleUserID)
         let apple = AppleAnswers { _ in .revoked }
 
-        let relaunched = fixture.relaunched(asking: apple)
-        await relaunched.restoreSession()
-        await relaunched.waitForAppleCredentialCheck()
+        let relaunched = await fixture.launchedAndChecked(asking: apple)
 
         #expect(apple.asked == [AppleLinkedFixture.appleUserID])
         #expect(relaunched.state == .unauthenticated)
@@ -145,9 +137,7 @@ struct AppleCredentialCheckTests {
     @Test func theNextSignInClearsTheReason() async throws {
         let fixture = AppleLinkedFixture()
         try await fixture.signInWithApple()
-        let relaunched = fixture.relaunched(asking: AppleAnswers { _ in .revoked })
-        await relaunched.restoreSession()
-        await relaunched.waitForAppleCredentialCheck()
+        let relaunched = await fixture.launchedAndChecked(asking: AppleAnswers { _ in .revoked })
         #expect(relaunched.sessionEndReason != nil)
 
         try await relaunched.signInAnonymously()
@@ -183,6 +173,14 @@ struct AppleLinkedFixture {
             nonce: nonce.raw
         )
         return try await service.signInWithApple(idToken: token, nonce: nonce.raw)
+    }
+
+    /// The app launched again with `apple`, its session restored and Sign in with Apple asked.
+    func launchedAndChecked(asking apple: AppleAnswers) async -> AuthService {
+        let service = relaunched(asking: apple)
+        await service.restoreSession()
+        await service.waitForAppleCredentialCheck()
+        return service
     }
 
     /// The app launched again. By default its clock waits for real, so an answer always comes
