@@ -90,9 +90,7 @@ struct DeviceSessionTests {
         let harness = try await Harness.make { $0.mailerAutoconfirm = true }
         defer { harness.removeFiles() }
         try await harness.live { client in
-            let mine = try await client.confirmedSession(email: Self.email)
-            let other = try await client.signIn(Self.email)
-            let otherID = try await Self.currentID(client, other.string("access_token"))
+            let (mine, other, otherID) = try await Self.signedInTwice(client)
             let end = try await client.send(.delete, "/user/sessions/\(otherID)", bearer: mine.string("access_token"))
             #expect(end.status == .noContent, "\(end.text)")
             let refused = try await client.get("/user", bearer: other.string("access_token"))
@@ -147,9 +145,7 @@ struct DeviceSessionTests {
         let harness = try await Harness.make { $0.mailerAutoconfirm = true }
         defer { harness.removeFiles() }
         try await harness.live { client in
-            let mine = try await client.confirmedSession(email: Self.email)
-            let other = try await client.signIn(Self.email)
-            let otherID = try await Self.currentID(client, other.string("access_token"))
+            let (mine, _, otherID) = try await Self.signedInTwice(client)
             harness.clock.advance(by: 25 * 3600)
             // A token stolen a day after sign-in cannot throw the owner off their other devices.
             let stale = try await client.refresh(try #require(mine.string("refresh_token")))
@@ -186,9 +182,7 @@ struct DeviceSessionTests {
         let harness = try await Harness.make { $0.mailerAutoconfirm = true }
         defer { harness.removeFiles() }
         try await harness.live { client in
-            let mine = try await client.confirmedSession(email: Self.email)
-            let other = try await client.signIn(Self.email)
-            let otherID = try await Self.currentID(client, other.string("access_token"))
+            let (mine, _, otherID) = try await Self.signedInTwice(client)
             let token = mine.string("access_token")
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for _ in 0..<12 {
@@ -224,6 +218,13 @@ struct DeviceSessionTests {
     }
 
     /// The id of the session `token` belongs to, as its own listing marks it.
+    /// The user signed in on two devices: this one, the other one and the other one's id.
+    static func signedInTwice(_ client: Client) async throws -> (mine: Reply, other: Reply, otherID: String) {
+        let mine = try await client.confirmedSession(email: email)
+        let other = try await client.signIn(email)
+        return (mine, other, try await currentID(client, other.string("access_token")))
+    }
+
     static func currentID(_ client: Client, _ token: String?) async throws -> String {
         let list = sessions(try await client.get("/user/sessions", bearer: token))
         return try #require(list.first { $0["current"] as? Bool == true }?["id"] as? String)
