@@ -36,12 +36,15 @@ extension InMemoryAuthBackend {
     ///   - nonce: The raw nonce the client will send; the token records its SHA-256. As on the
     ///     server, a sign-in needs one: without it, or with another, or a second time, the answer
     ///     is `id_token_nonce_invalid`.
+    ///   - nonceUnhashed: Whether the token carries `nonce` itself instead of its SHA-256, as
+    ///     GoogleSignIn's tokens do; the server accepts that form for Google only.
     public func makeIDToken(
         provider: IDTokenCredential.Provider,
         subject: String,
         email: String? = nil,
         emailVerified: Bool = true,
-        nonce: String? = nil
+        nonce: String? = nil,
+        nonceUnhashed: Bool = false
     ) -> String {
         let token = "\(provider.rawValue)-id-token-\(Self.randomToken())"
         idTokens[token] = IDTokenClaims(
@@ -49,7 +52,7 @@ extension InMemoryAuthBackend {
             subject: subject,
             email: email?.lowercased(),
             emailVerified: emailVerified,
-            nonceHash: nonce.map(SaltedHash.sha256Hex)
+            nonce: nonceUnhashed ? nonce : nonce.map(SaltedHash.sha256Hex)
         )
         return token
     }

@@ -21,13 +21,16 @@ extension InMemoryAuthBackend {
         guard let raw = credential.nonce, !raw.isEmpty else {
             throw Self.nonceInvalid("A nonce is required: send the raw nonce whose SHA-256 the ID token carries.")
         }
-        guard let expected = claims.nonceHash else {
+        guard let carried = claims.nonce else {
             throw Self.nonceInvalid("The ID token has no nonce, but one was sent.")
         }
-        guard SaltedHash.sha256Hex(raw) == expected else {
+        // The token carries the raw nonce's SHA-256 (Apple's convention) or, for Google only,
+        // the raw nonce itself (GoogleSignIn's). As on the server, the token's own claim is what
+        // is spent, so a Google token carrying a hash cannot be replayed by sending that hash.
+        guard carried == SaltedHash.sha256Hex(raw) || (claims.provider == .google && carried == raw) else {
             throw Self.nonceInvalid("The nonce does not match the ID token's: send the raw nonce, not its hash.")
         }
-        let nonceKey = "\(claims.provider.rawValue):\(expected)"
+        let nonceKey = "\(claims.provider.rawValue):\(carried)"
         guard !usedNonces.contains(nonceKey) else {
             throw Self.nonceInvalid("This nonce was used already: make a new nonce for every sign-in.")
         }

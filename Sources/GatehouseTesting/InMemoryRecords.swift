@@ -68,7 +68,8 @@ struct IDTokenClaims {
     /// Whether the provider vouches for the address (Apple: verified; Google: verified and
     /// Gmail or a Workspace domain).
     var emailVerified: Bool
-    var nonceHash: String?
+    /// The token's `nonce` claim: the SHA-256 hex of the raw nonce, or (GoogleSignIn) the raw nonce.
+    var nonce: String?
 
     /// The identity the user object lists for it.
     var identity: UserIdentity {

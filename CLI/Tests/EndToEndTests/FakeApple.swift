@@ -2,9 +2,11 @@ import Crypto
 import Foundation
 
 /// A stand-in for Sign in with Apple: a P-256 key made in the test, its JWKS served over HTTP
-/// on loopback (Python's `http.server` from a folder), and ID tokens signed with it.
+/// on loopback (Python's `http.server` from a folder), and ID tokens signed with it. The server
+/// trusts the same key set for Google, whose tokens it signs too (``googleIDToken(subject:email:rawNonce:unhashed:)``).
 final class FakeApple: @unchecked Sendable {
     static let clientID = "com.example.gatehouse"
+    static let googleClientID = "1234-gatehouse.apps.googleusercontent.com"
 
     let directory: URL
     let port: Int
@@ -15,9 +17,12 @@ final class FakeApple: @unchecked Sendable {
     /// The JWKS address for `GATEHOUSE_APPLE_JWKS_URL`.
     var jwksURL: String { "http://127.0.0.1:\(port)/keys" }
 
-    /// The server settings that trust this provider.
+    /// The server settings that trust this provider, for Apple and for Google.
     var serverEnvironment: [String: String] {
-        ["GATEHOUSE_APPLE_CLIENT_IDS": Self.clientID, "GATEHOUSE_APPLE_JWKS_URL": jwksURL]
+        [
+            "GATEHOUSE_APPLE_CLIENT_IDS": Self.clientID, "GATEHOUSE_APPLE_JWKS_URL": jwksURL,
+            "GATEHOUSE_GOOGLE_CLIENT_IDS": Self.googleClientID, "GATEHOUSE_GOOGLE_JWKS_URL": jwksURL,
+        ]
     }
 
     init() async throws {
@@ -51,6 +56,23 @@ final class FakeApple: @unchecked Sendable {
             claims["nonce"] = SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
         }
         if let email { claims["email"] = email }
+        return try signed(claims)
+    }
+
+    /// A Google ID token for `subject` and the Gmail address `email` (verified), valid for ten
+    /// minutes, carrying `rawNonce` as GoogleSignIn does (unhashed) or, when not `unhashed`, its
+    /// SHA-256 hex.
+    func googleIDToken(subject: String, email: String, rawNonce: String, unhashed: Bool) throws -> String {
+        let now = Int(Date().timeIntervalSince1970)
+        return try signed([
+            "iss": "https://accounts.google.com", "aud": Self.googleClientID, "azp": Self.googleClientID,
+            "sub": subject, "iat": now, "exp": now + 600, "email": email, "email_verified": true,
+            "nonce": unhashed
+                ? rawNonce : SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined(),
+        ])
+    }
+
+    private func signed(_ claims: [String: Any]) throws -> String {
         let header: [String: Any] = ["alg": "ES256", "kid": kid, "typ": "JWT"]
         let input = try Self.encode(header) + "." + Self.encode(claims)
         let signature = try key.signature(for: Data(input.utf8)).rawRepresentation

@@ -20,6 +20,10 @@ protocol ContractWorld: Sendable {
     /// token carries the SHA-256 of `nonce` (no nonce claim when it is `nil`).
     func appleIDToken(subject: String, email: String?, emailVerified: Bool, nonce: String?) async throws -> String
 
+    /// A Google ID token for a Gmail `email` (verified) whose `nonce` claim is `nonce` itself, as
+    /// GoogleSignIn makes it, or, when not `unhashed`, its SHA-256 hex (needs ``ContractSettings/apple``).
+    func googleIDToken(subject: String, email: String, nonce: String, unhashed: Bool) async throws -> String
+
     /// The backend's clock (authenticator codes are computed for it).
     func now() -> Date
 

@@ -38,6 +38,46 @@ struct IDTokenContract {
     }
 
     @Test(arguments: BackendKind.underTest)
+    func googleTakesTheRawNonceGoogleSignInPutsInItsTokenOrItsHashEachOnce(_ kind: BackendKind) async throws {
+        try await kind.run(Self.apple) { world in
+            let backend = world.backend
+            let google = { (token: String, nonce: String) in
+                IDTokenCredential(provider: .google, idToken: token, nonce: nonce)
+            }
+            let nonce = SignInNonce()
+            let raw = try await world.googleIDToken(
+                subject: "g-ada",
+                email: "ada@gmail.com",
+                nonce: nonce.raw,
+                unhashed: true
+            )
+            await expectFailure(.idTokenNonceInvalid, "the hash sent for a token that carries the raw nonce") {
+                try await backend.signIn(with: google(raw, nonce.sha256), upgrading: nil)
+            }
+            let session = try await backend.signIn(with: google(raw, nonce.raw), upgrading: nil)
+            #expect(session.user.email == "ada@gmail.com")
+            await expectFailure(.idTokenNonceInvalid, "replayed") {
+                try await backend.signIn(with: google(raw, nonce.raw), upgrading: nil)
+            }
+
+            let other = SignInNonce()
+            let hashed = try await world.googleIDToken(
+                subject: "g-ada",
+                email: "ada@gmail.com",
+                nonce: other.raw,
+                unhashed: false
+            )
+            let again = try await backend.signIn(with: google(hashed, other.raw), upgrading: nil)
+            #expect(again.user.id == session.user.id)
+            // The hash the token carries, sent as if it were the raw nonce, matches too (Google
+            // takes the raw form): the token's claim is what is spent, so it is still a replay.
+            await expectFailure(.idTokenNonceInvalid, "the token replayed with the hash it carries") {
+                try await backend.signIn(with: google(hashed, other.sha256), upgrading: nil)
+            }
+        }
+    }
+
+    @Test(arguments: BackendKind.underTest)
     func aNewSubjectMakesAUserThatItSignsIntoAgain(_ kind: BackendKind) async throws {
         try await kind.run(Self.apple) { world in
             let first = try await signIn(world, subject: "apple-ada", email: "ada@icloud.com")

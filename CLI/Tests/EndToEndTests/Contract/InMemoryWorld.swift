@@ -39,6 +39,16 @@ struct InMemoryWorld: ContractWorld {
         )
     }
 
+    func googleIDToken(subject: String, email: String, nonce: String, unhashed: Bool) async -> String {
+        await memory.makeIDToken(
+            provider: .google,
+            subject: subject,
+            email: email,
+            nonce: nonce,
+            nonceUnhashed: unhashed
+        )
+    }
+
     func now() -> Date { clock.now() }
 
     func passReuseInterval() { clock.advance(by: 11) }

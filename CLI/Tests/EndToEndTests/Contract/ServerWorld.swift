@@ -46,6 +46,11 @@ struct ServerWorld: ContractWorld {
         return try apple.idToken(subject: subject, email: email, emailVerified: emailVerified, rawNonce: nonce)
     }
 
+    func googleIDToken(subject: String, email: String, nonce: String, unhashed: Bool) throws -> String {
+        guard let apple else { throw ServerProcessError.didNotStart("no fake Apple: set ContractSettings.apple") }
+        return try apple.googleIDToken(subject: subject, email: email, rawNonce: nonce, unhashed: unhashed)
+    }
+
     func now() -> Date { Date() }
 
     func passReuseInterval() async throws { try await Task.sleep(for: .seconds(11)) }
