@@ -134,6 +134,26 @@ struct AppleCredentialCheckTests {
         #expect(relaunched.sessionEndReason == nil)
     }
 
+    @Test func aSessionStoredWithoutIdentitiesIsAskedAboutOnceTheLookupNamesTheAppleIdentity() async throws {
+        let fixture = AppleLinkedFixture()
+        let user = try await fixture.signInWithApple()
+        // As an SDK before identities stored it.
+        var stored = try #require(fixture.store.storedSession)
+        stored.user.identities = []
+        try fixture.store.save(stored)
+        let apple = AppleAnswers { _ in .revoked }
+
+        let relaunched = fixture.relaunched(asking: apple)
+        await relaunched.restoreSession()
+        #expect(relaunched.currentUser?.appleUserID == nil)
+        await relaunched.waitForVerification()
+        await relaunched.waitForAppleCredentialCheck()
+
+        #expect(apple.asked == [AppleLinkedFixture.appleUserID])
+        #expect(relaunched.state == .unauthenticated)
+        #expect(await fixture.backend.liveSessionCount(ofUser: user.id) == 0)
+    }
+
     @Test func theNextSignInClearsTheReason() async throws {
         let fixture = AppleLinkedFixture()
         try await fixture.signInWithApple()

@@ -4,8 +4,9 @@ extension AuthService {
     /// Asks Sign in with Apple whether the signed-in user's Apple ID still authorizes the app,
     /// and signs the user out when it definitively does not.
     ///
-    /// The service calls this itself after restoring a stored session at launch, when the app
-    /// becomes active (UIKit platforms) and when Sign in with Apple posts
+    /// The service calls this itself after restoring a stored session at launch, when a user
+    /// lookup first names the user's Apple identity (a session stored by an older SDK), when the
+    /// app becomes active (UIKit platforms) and when Sign in with Apple posts
     /// `credentialRevokedNotification`. Only a user with an Apple identity
     /// (``User/appleUserID``) is asked about, through ``Configuration/appleCredentialState``.
     /// `revoked` and `notFound` end the session as a sign-out does (stored session first, then

@@ -96,10 +96,14 @@ extension AuthService {
     /// Replaces the signed-in user's profile after the backend reported a change.
     func applyUser(_ user: User) async {
         guard var current = tokens, current.user.id == user.id, current.user != user else { return }
+        let learnedAppleIdentity = current.user.appleUserID == nil && user.appleUserID != nil
         current.user = user
         tokens = current
         session = .success(user)
         events.send(.userUpdated(user))
         await persist(current)
+        // A session stored before users carried their identities (or an Apple ID linked
+        // elsewhere) is asked about as soon as the Apple identity is known.
+        if learnedAppleIdentity { startAppleCredentialCheck() }
     }
 }
