@@ -46,15 +46,7 @@ struct AuthServiceRefreshTests {
 
     @Test func aRefreshFinishingAfterSignOutDoesNotResurrectTheSession() async throws {
         let fixture = Fixture()
-        let gated = GatedBackend(fixture.backend)
-        let service = AuthService(
-            backend: gated,
-            store: fixture.store,
-            configuration: .init(clock: fixture.clock.authClock)
-        )
-        try await service.signInAnonymously()
-        fixture.clock.advance(by: 3600)
-        await gated.close(.refresh)
+        let (service, gated) = try await Self.expiredGuestWithTheRefreshHeld(fixture)
         let recorder = EventRecorder(service.authStateChanges)
 
         let pending = Task { try await service.accessToken() }
@@ -71,16 +63,8 @@ struct AuthServiceRefreshTests {
 
     @Test func aRefreshFinishingAfterAnotherUserSignedInIsDropped() async throws {
         let fixture = Fixture()
-        let gated = GatedBackend(fixture.backend)
-        let service = AuthService(
-            backend: gated,
-            store: fixture.store,
-            configuration: .init(clock: fixture.clock.authClock)
-        )
         await fixture.backend.seedUser(email: "bob@example.com", password: password)
-        try await service.signInAnonymously()
-        fixture.clock.advance(by: 3600)
-        await gated.close(.refresh)
+        let (service, gated) = try await Self.expiredGuestWithTheRefreshHeld(fixture)
 
         let pending = Task { try await service.accessToken() }
         await gated.waitForWaiters(.refresh)
@@ -139,15 +123,7 @@ struct AuthServiceRefreshTests {
 
     @Test func alreadyUsedAfterAnotherProcessRefreshedDoesNotSignOut() async throws {
         let fixture = Fixture()
-        let gated = GatedBackend(fixture.backend)
-        let service = AuthService(
-            backend: gated,
-            store: fixture.store,
-            configuration: .init(clock: fixture.clock.authClock)
-        )
-        try await service.signInAnonymously()
-        fixture.clock.advance(by: 3600)
-        await gated.close(.refresh)
+        let (service, gated) = try await Self.expiredGuestWithTheRefreshHeld(fixture)
         let pending = Task { try await service.accessToken() }
         await gated.waitForWaiters(.refresh)
         let other = fixture.relaunched()
@@ -189,5 +165,20 @@ struct AuthServiceRefreshTests {
         #expect(fixture.store.storedSession == after)
         await recorder.settle()
         #expect(recorder.events.contains(.tokenRefreshed(user)))
+    }
+
+    /// A guest signed in through a gated backend, its access token expired and the gate closed
+    /// before any refresh.
+    static func expiredGuestWithTheRefreshHeld(_ fixture: Fixture) async throws -> (AuthService, GatedBackend) {
+        let gated = GatedBackend(fixture.backend)
+        let service = AuthService(
+            backend: gated,
+            store: fixture.store,
+            configuration: .init(clock: fixture.clock.authClock)
+        )
+        try await service.signInAnonymously()
+        fixture.clock.advance(by: 3600)
+        await gated.close(.refresh)
+        return (service, gated)
     }
 }
