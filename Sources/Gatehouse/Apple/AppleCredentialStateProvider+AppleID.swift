@@ -29,6 +29,8 @@ extension AppleCredentialStateProvider {
 
     /// The notification Sign in with Apple posts when the person stops using it with the app
     /// while the app runs.
-    static let credentialRevokedNotification = ASAuthorizationAppleIDProvider.credentialRevokedNotification
+    static var credentialRevokedNotification: Notification.Name {
+        ASAuthorizationAppleIDProvider.credentialRevokedNotification
+    }
 }
 #endif
