@@ -20,7 +20,14 @@ public struct GatehouseServerApp: Sendable {
     /// - Returns: How many it deleted.
     @discardableResult
     public func sweepEndedSessions() async throws -> Int {
-        try await services.sessionSweep(logger: application.logger).sweep()
+        try await sweep([.endedSessions])[.endedSessions] ?? 0
+    }
+
+    /// Runs one pass of the application's background sweep now, over `kinds`.
+    /// - Returns: How many rows of each kind it deleted.
+    @discardableResult
+    public func sweep(_ kinds: [SweptRows] = SweptRows.allCases) async throws -> [SweptRows: Int] {
+        try await services.storageSweep(logger: application.logger).sweep(kinds)
     }
 
     /// A `service_role` token for the admin API.
@@ -66,7 +73,7 @@ public func buildServer(
             serverName: "Gatehouse",
             availableConnectionsDelegate: MaximumAvailableConnections(connections.maxConnections, logger: logger)
         ),
-        services: [services.sessionSweep(logger: logger)],
+        services: [services.storageSweep(logger: logger)],
         logger: logger
     )
     let metrics = configuration.metricsPort.map { port in

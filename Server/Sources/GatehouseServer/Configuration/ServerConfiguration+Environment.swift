@@ -78,6 +78,9 @@ extension ServerConfiguration {
         if let seconds = try reader.integer("GATEHOUSE_SESSION_SWEEP_SECONDS", in: 1...86_400) {
             sessionSweepInterval = TimeInterval(seconds)
         }
+        if let days = reader.string("GATEHOUSE_AUDIT_RETENTION_DAYS") {
+            auditRetention = try Self.auditRetention(days)
+        }
         try readProxySettings(reader)
         try readLinkSettings(reader)
         connections.idleTimeout = try reader.integer("GATEHOUSE_IDLE_TIMEOUT", in: 1...3600) ?? connections.idleTimeout
@@ -95,6 +98,21 @@ extension ServerConfiguration {
         if let cost = try reader.integer("GATEHOUSE_BCRYPT_COST", in: 4...15) {
             bcryptCost = UInt8(cost)
         }
+    }
+
+    /// `forever`, or a number of days above zero, at most 36,500 (fractions allowed: `0.5` is
+    /// twelve hours). Zero is refused rather than guessed at: it could mean "keep nothing" or
+    /// "no limit".
+    static func auditRetention(_ text: String) throws -> TimeInterval? {
+        if text.lowercased() == "forever" { return nil }
+        guard let days = Double(text), days.isFinite, days > 0, days <= 36_500 else {
+            throw ConfigurationError(
+                variable: "GATEHOUSE_AUDIT_RETENTION_DAYS",
+                problem:
+                    "must be a number of days above 0 and at most 36500 (such as 90 or 0.5), or forever to keep every entry, not “\(text)”"
+            )
+        }
+        return days * 86_400
     }
 
     static func smtpSecurity(_ text: String?) throws -> SMTPSettings.Security {

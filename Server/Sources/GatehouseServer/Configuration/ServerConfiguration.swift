@@ -48,8 +48,12 @@ public struct ServerConfiguration: Sendable {
     public var sessionInactivityTimeout: TimeInterval = 30 * 86_400
     /// Sessions end this long (seconds) after sign-in, however active.
     public var sessionLifetime: TimeInterval = 365 * 86_400
-    /// Seconds between sweeps that delete sessions ended by inactivity or lifetime.
+    /// Seconds between sweeps that delete sessions ended by inactivity or lifetime, expired
+    /// codes, challenges and nonces, closed rate-limit windows and old audit entries.
     public var sessionSweepInterval: TimeInterval = 600
+    /// Seconds audit entries are kept before the sweep deletes them
+    /// (`GATEHOUSE_AUDIT_RETENTION_DAYS`, default 90 days); `nil` keeps them forever.
+    public var auditRetention: TimeInterval? = 90 * 86_400
     /// Seconds within which a rotated refresh token may be presented again.
     public var refreshReuseInterval: TimeInterval = 10
     /// Seconds an e-mailed code stays valid.

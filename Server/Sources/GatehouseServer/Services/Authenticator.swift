@@ -9,7 +9,7 @@ import HTTPTypes
 struct Authenticator: Sendable {
     let tokens: TokenService
     let storage: any AuthStorage
-    /// When sessions end by themselves (their rows may wait for ``SessionSweep``).
+    /// When sessions end by themselves (their rows may wait for ``StorageSweep``).
     let lifetime: SessionLifetime
     let now: @Sendable () -> Date
 

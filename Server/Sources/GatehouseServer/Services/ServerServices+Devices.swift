@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 
 /// The flows of device sessions, built with only the services they need.
 extension ServerServices {
@@ -13,14 +12,4 @@ extension ServerServices {
 
     var adminSessionEnding: AdminSessionEnding { AdminSessionEnding(storage: storage, audit: audit) }
 
-    /// The background service deleting ended sessions.
-    func sessionSweep(logger: Logger) -> SessionSweep {
-        SessionSweep(
-            storage: storage,
-            lifetime: sessionLifetime,
-            interval: .milliseconds(Int64(configuration.sessionSweepInterval * 1000)),
-            logger: logger,
-            now: now
-        )
-    }
 }

@@ -21,6 +21,9 @@ public protocol StorageTransaction: StorageReader, PasskeyWriter {
     /// Deletes up to `limit` sessions signed in before `createdBefore` or last refreshed before
     /// `refreshedBefore` (ended by lifetime or inactivity); returns how many.
     func deleteEndedSessions(createdBefore: Date, refreshedBefore: Date, limit: Int) async throws -> Int
+    /// Deletes up to `limit` rows of `rows` that expired (or, for audit entries, were written)
+    /// before `cutoff`; returns how many. Ended sessions have ``deleteEndedSessions(createdBefore:refreshedBefore:limit:)``.
+    func deleteExpired(_ rows: SweptRows, before cutoff: Date, limit: Int) async throws -> Int
     /// Deletes every session of a user, except `except` when given; returns how many.
     @discardableResult
     func deleteSessions(userID: UUID, except: UUID?) async throws -> Int

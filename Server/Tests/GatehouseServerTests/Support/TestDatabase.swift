@@ -84,7 +84,7 @@ enum TestDatabase {
         return logger
     }()
 
-    private static func withConnection(
+    static func withConnection(
         _ settings: PostgresSettings,
         _ body: (PostgresConnection) async throws -> Void
     ) async throws {

@@ -6,7 +6,7 @@ import Foundation
 /// `SESSIONS_INACTIVITY_TIMEOUT`).
 ///
 /// An ended session's access tokens are refused (``Authenticator``), its refresh token ends it
-/// (``RefreshDecision``), it is not listed (``SessionListing``), and ``SessionSweep`` deletes it.
+/// (``RefreshDecision``), it is not listed (``SessionListing``), and ``StorageSweep`` deletes it.
 struct SessionLifetime: Sendable, Equatable {
     /// Seconds after sign-in at which a session ends.
     var lifetime: TimeInterval

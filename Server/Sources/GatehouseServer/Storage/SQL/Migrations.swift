@@ -242,6 +242,25 @@ enum Migrations {
                 "CREATE INDEX webauthn_challenges_expires_at ON webauthn_challenges(expires_at)",
             ]
         ),
+        (
+            // What the background sweep (``StorageSweep``) deletes by age, read by index; and
+            // what the index tests (`StatementPlanTests`) found read by a whole-table scan:
+            // sessions by factor (a factor's removal), a user's MFA challenges, the admin API's
+            // pages of users by creation time, and the passkey challenges a user's deletion
+            // cascades to.
+            "0011_retention",
+            [
+                "CREATE INDEX one_time_codes_expires_at ON one_time_codes(expires_at)",
+                "CREATE INDEX used_nonces_expires_at ON used_nonces(expires_at)",
+                "CREATE INDEX mfa_challenges_user_id ON mfa_challenges(user_id, expires_at)",
+                "CREATE INDEX mfa_challenges_expires_at ON mfa_challenges(expires_at)",
+                "CREATE INDEX rate_limits_window_start ON rate_limits(window_start)",
+                "CREATE INDEX audit_log_at ON audit_log(at)",
+                "CREATE INDEX sessions_factor_id ON sessions(factor_id) WHERE factor_id IS NOT NULL",
+                "CREATE INDEX users_created_at ON users(created_at, id)",
+                "CREATE INDEX webauthn_challenges_user_id ON webauthn_challenges(user_id)",
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.

@@ -1,7 +1,6 @@
 import Foundation
 
-/// The statements behind device sessions: a user's live sessions, ending one of them, and the
-/// sweep of sessions that ended by themselves.
+/// The statements behind device sessions: a user's live sessions and ending one of them.
 extension SQLTransaction {
     func sessions(userID: UUID, createdAfter: Date, refreshedAfter: Date, limit: Int) async throws -> [SessionRecord] {
         try await query(
@@ -22,26 +21,5 @@ extension SQLTransaction {
             "DELETE FROM sessions WHERE id = ? AND user_id = ? RETURNING id",
             [.text(id.key), .text(userID.key)]
         )).isEmpty
-    }
-
-    func deleteEndedSessions(createdBefore: Date, refreshedBefore: Date, limit: Int) async throws -> Int {
-        // PostgreSQL: instances sweeping at once take different rows instead of queueing.
-        let lock =
-            switch executor.dialect {
-            case .sqlite: ""
-            case .postgres: " FOR UPDATE SKIP LOCKED"
-            }
-        let rows = try await query(
-            """
-            DELETE FROM sessions WHERE id IN (
-                SELECT id FROM sessions WHERE created_at < ? OR refreshed_at < ? LIMIT ?\(lock)
-            ) RETURNING id
-            """,
-            [
-                .float(createdBefore.timeIntervalSince1970), .float(refreshedBefore.timeIntervalSince1970),
-                .integer(limit),
-            ]
-        )
-        return rows.count
     }
 }

@@ -10,7 +10,8 @@ struct SQLTransaction: StorageTransaction {
     let executor: any SQLExecutor
 
     func query(_ sql: String, _ binds: [SQLValue] = []) async throws -> [SQLRow] {
-        try await executor.rows(sql, binds)
+        StatementLog.note(sql)
+        return try await executor.rows(sql, binds)
     }
 
     // MARK: - Users

@@ -1,0 +1,25 @@
+import Synchronization
+
+/// The SQL texts the storage runs while a recording is on: how the index test
+/// (`StatementPlanTests`) finds the statements of the request paths to `EXPLAIN` them.
+/// While no recording is on, noting a statement costs one relaxed atomic load.
+enum StatementLog {
+    private static let recordings = Atomic<Int>(0)
+    private static let texts = Mutex<Set<String>>([])
+
+    /// Called by ``SQLTransaction/query(_:_:)`` for every statement.
+    static func note(_ sql: String) {
+        guard recordings.load(ordering: .relaxed) > 0 else { return }
+        texts.withLock { _ = $0.insert(sql) }
+    }
+
+    /// Runs `body` with the recording on and returns every distinct statement text the
+    /// storage ran meanwhile (by any caller in the process).
+    static func recording(_ body: () async throws -> Void) async rethrows -> Set<String> {
+        texts.withLock { $0 = [] }
+        recordings.add(1, ordering: .relaxed)
+        defer { recordings.subtract(1, ordering: .relaxed) }
+        try await body()
+        return texts.withLock { $0 }
+    }
+}
