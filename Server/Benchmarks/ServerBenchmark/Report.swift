@@ -6,6 +6,9 @@ struct Report {
     let duration: Duration
     private var rows: [String] = []
     private var others: [String] = []
+    private var comparisons: [String] = []
+    /// The seeded database's name in the comparison table's header.
+    var seededName = "seeded"
 
     init(cores: Int, duration: Duration) {
         self.cores = cores
@@ -37,6 +40,30 @@ struct Report {
         )
     }
 
+    /// A figure on the nearly empty database beside the same figure on the seeded one.
+    mutating func addComparison(
+        database: String,
+        workload: String,
+        concurrency: Int,
+        empty: LoadResult,
+        seeded: LoadResult
+    ) {
+        comparisons.append(
+            String(
+                format: "| %@ | %@ | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d |",
+                database,
+                workload,
+                concurrency,
+                empty.throughput,
+                seeded.throughput,
+                seeded.throughput / max(empty.throughput, 1e-9),
+                empty.p99,
+                seeded.p99,
+                empty.failures + seeded.failures
+            )
+        )
+    }
+
     mutating func add(database: String, figure: String, value: Double, unit: String) {
         others.append(String(format: "| %@ | %@ | %.1f %@ |", database, figure, value, unit))
     }
@@ -48,7 +75,20 @@ struct Report {
             "| Database | Figure | Concurrency | Requests/s | Median ms | p99 ms | Failed | Bound (same run) | Ratio |",
             "|---|---|---|---|---|---|---|---|---|",
         ]
-        lines += rows
+        if !rows.isEmpty {
+            lines += rows
+        } else {
+            lines.removeLast(2)
+        }
+        if !comparisons.isEmpty {
+            lines += [
+                "",
+                "| Database | Figure | Concurrency | Empty requests/s | \(seededName) requests/s | Ratio | Empty p99 ms"
+                    + " | \(seededName) p99 ms | Failed |",
+                "|---|---|---|---|---|---|---|---|---|",
+            ]
+            lines += comparisons
+        }
         lines += ["", "| Database | Figure | Value |", "|---|---|---|"]
         lines += others
         return lines.joined(separator: "\n")

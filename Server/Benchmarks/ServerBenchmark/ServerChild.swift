@@ -48,8 +48,11 @@ final class ServerChild {
     }
 
     /// Resident memory of the server process, in MiB (`VmRSS`).
-    var residentMiB: Double {
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+    var residentMiB: Double { Self.residentMiB(of: process.processIdentifier) }
+
+    /// Resident memory of the process `pid`, in MiB (`VmRSS`).
+    static func residentMiB(of pid: Int32) -> Double {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
         return kilobytes / 1024

@@ -4,6 +4,10 @@
 //
 //     Benchmarks/run                                   (builds release, starts PostgreSQL)
 //     gatehouse-server-benchmark [--postgres URL] [--seconds N]
+//
+// Issue 20, instead of the table: the same rows on a nearly empty and on a seeded database,
+// side by side, with the database's size (`--seed-users 1000000 [--seed-sessions N]`); and a
+// soak of mixed traffic sampling memory and database size (`--soak SECONDS`, not in CI).
 import Foundation
 import GatehouseServer
 import Logging
@@ -16,6 +20,9 @@ var duration = Duration.seconds(3)
 var only: String?
 var concurrencies = [1, 16, 64]
 var sweepSessions = 1_000_000
+var seedUsers: Int?
+var seedSessions: Int?
+var soak: SoakBench.Options?
 while let argument = arguments.popFirst() {
     switch argument {
     case "--postgres": postgresURL = arguments.popFirst()
@@ -23,13 +30,24 @@ while let argument = arguments.popFirst() {
     case "--only": only = arguments.popFirst()
     case "--concurrency": concurrencies = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
     case "--sweep-sessions": sweepSessions = Int(arguments.popFirst() ?? "") ?? sweepSessions
+    case "--seed-users": seedUsers = Int(arguments.popFirst() ?? "")
+    case "--seed-sessions": seedSessions = Int(arguments.popFirst() ?? "")
+    case "--soak": soak = SoakBench.Options(seconds: Int(arguments.popFirst() ?? "") ?? 600, sample: 5, users: 8)
+    case "--soak-sample": soak?.sample = Int(arguments.popFirst() ?? "") ?? 5
+    case "--soak-users": soak?.users = Int(arguments.popFirst() ?? "") ?? 8
     default:
         print(
             "usage: gatehouse-server-benchmark [--postgres postgres://user@host:port/db] [--seconds N]"
-                + " [--only FIGURE] [--concurrency 1,16,64] [--sweep-sessions N]"
+                + " [--only FIGURE] [--concurrency 1,16,64] [--sweep-sessions N]\n"
+                + "       gatehouse-server-benchmark [--postgres URL] --seed-users N [--seed-sessions N] [--seconds N]\n"
+                + "       gatehouse-server-benchmark [--postgres URL] --soak SECONDS [--soak-sample S] [--soak-users N]"
         )
         exit(2)
     }
+}
+if seedUsers != nil && soak != nil {
+    print("--seed-users and --soak are separate runs")
+    exit(2)
 }
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-bench-\(UUID().uuidString)")
@@ -53,12 +71,44 @@ if let postgresURL {
 }
 
 var report = Report(cores: Bounds.cores, duration: duration)
+print(loadAverage())
 for database in databases {
-    print("\(database.name): starting the server…")
     var environment = ["GATEHOUSE_DATABASE_URL": database.url, "GATEHOUSE_MAILER_AUTOCONFIRM": "true"]
     if database.name == "PostgreSQL" {
         environment["GATEHOUSE_SERVER_SECRET"] = "benchmark-secret-benchmark-secret-0001"
     }
+    if let seedUsers {
+        let sessions = seedSessions ?? seedUsers * 10
+        report.seededName = "\(seedUsers) users"
+        let options = ScaleBench.Options(
+            users: seedUsers,
+            sessions: sessions,
+            duration: duration,
+            concurrencies: concurrencies,
+            only: only
+        )
+        report = try await ScaleBench.run(
+            database: database,
+            environment: environment,
+            directory: directory,
+            options: options,
+            report: report,
+            logger: logger
+        )
+        continue
+    }
+    if let soak {
+        report = try await SoakBench.run(
+            database: database,
+            environment: environment,
+            directory: directory,
+            options: soak,
+            report: report,
+            logger: logger
+        )
+        continue
+    }
+    print("\(database.name): starting the server…")
     let server = try await ServerChild(environment: environment, directory: directory)
     try await Task.sleep(for: .seconds(1))
     report.add(
@@ -135,3 +185,5 @@ for database in databases {
 await databases.asyncClose()
 print()
 print(report.markdown)
+print()
+print(loadAverage())
