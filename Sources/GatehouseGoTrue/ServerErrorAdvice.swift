@@ -14,6 +14,7 @@ enum ServerErrorAdvice {
         case .userNotFound: return "The account no longer exists. Sign up or sign in with another account."
         case .userBanned: return "The account is suspended. Contact the service's support."
         case .idTokenInvalid: return "Sign in with the provider again to get a fresh token."
+        case .authorizationCodeInvalid: return "Sign in with Apple again: each authorization code works once."
         case .idTokenNonceInvalid: return "Start the sign-in again: every attempt needs a new nonce."
         case .providerUnavailable: return "The sign-in provider could not be reached. Try again in a minute."
         case .identityAlreadyExists: return "That account is linked to another user: sign in with it instead."

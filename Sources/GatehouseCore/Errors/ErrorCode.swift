@@ -191,4 +191,10 @@ extension ErrorCode {
     public static let idTokenNonceInvalid: ErrorCode = "id_token_nonce_invalid"
     /// The identity provider's keys could not be fetched; retry shortly.
     public static let providerUnavailable: ErrorCode = "provider_unavailable"
+    /// Apple refused the authorization code sent beside an Apple ID token (used, expired or for
+    /// another app), or the code belongs to another Apple account than the token.
+    public static let authorizationCodeInvalid: ErrorCode = "authorization_code_invalid"
+    /// A server-to-server notification from Apple was not signed by Apple, is for another app,
+    /// or is too old (`POST /apple/notifications`).
+    public static let notificationInvalid: ErrorCode = "notification_invalid"
 }
