@@ -2,6 +2,7 @@ public import Foundation
 public import Hummingbird
 import HummingbirdCore
 public import Logging
+import ServiceLifecycle
 
 /// A built server: the Hummingbird application and what tests and tools reach into.
 public struct GatehouseServerApp: Sendable {
@@ -28,6 +29,14 @@ public struct GatehouseServerApp: Sendable {
     @discardableResult
     public func sweep(_ kinds: [SweptRows] = SweptRows.allCases) async throws -> [SweptRows: Int] {
         try await services.storageSweep(logger: application.logger).sweep(kinds)
+    }
+
+    /// Runs one pass of the Apple token revocations that are due, as the application's
+    /// background service does every `appleRevocationInterval` and after each deletion.
+    /// - Returns: How many tokens Apple revoked in this pass (0 without Apple's developer key).
+    @discardableResult
+    public func deliverAppleRevocations() async throws -> Int {
+        try await services.appleRevocations?.deliver().revoked ?? 0
     }
 
     /// A `service_role` token for the admin API.
@@ -73,7 +82,7 @@ public func buildServer(
             serverName: "Gatehouse",
             availableConnectionsDelegate: MaximumAvailableConnections(connections.maxConnections, logger: logger)
         ),
-        services: [services.storageSweep(logger: logger)],
+        services: backgroundServices(services, logger: logger),
         logger: logger
     )
     let metrics = configuration.metricsPort.map { port in
@@ -85,6 +94,14 @@ public func buildServer(
         services: services,
         metricsApplication: metrics
     )
+}
+
+/// The application's services besides the HTTP server: the storage sweep and, with Apple's
+/// developer key, the delivery of Apple token revocations.
+private func backgroundServices(_ services: ServerServices, logger: Logger) -> [any Service] {
+    var list: [any Service] = [services.storageSweep(logger: logger)]
+    if let revocations = services.appleRevocations { list.append(revocations) }
+    return list
 }
 
 /// Every route, behind the request log (and metrics), CORS, error rendering and the client
@@ -148,6 +165,7 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     )
     .register(on: signedIn)
     IdentityController(unlink: services.identityUnlink).register(on: signedIn)
+    AppleNotificationController(handling: services.appleNotificationHandling).register(on: router)
     SessionController(listing: services.sessionListing, ending: services.sessionEnding).register(on: signedIn)
     FactorController(
         enrollment: services.factorEnrollment,

@@ -60,7 +60,15 @@ extension ServerConfiguration {
         rateLimits.emailPerRecipient =
             try reader.integer("GATEHOUSE_RATE_LIMIT_EMAIL_PER_ADDRESS", in: 1...1_000_000)
             ?? rateLimits.emailPerRecipient
+        appleBaseURL = try reader.appleBaseURL(defaults: appleBaseURL)
+        if reader.string("GATEHOUSE_APPLE_JWKS_URL") == nil {
+            apple.jwksURL = appleBaseURL.appendingPathComponent("auth/keys")
+        }
         apple = try reader.provider("APPLE", defaults: apple)
+        appleAccount = try reader.appleAccount(clientIDs: apple.clientIDs)
+        if let seconds = try reader.integer("GATEHOUSE_APPLE_REVOCATION_SECONDS", in: 1...86_400) {
+            appleRevocationInterval = TimeInterval(seconds)
+        }
         google = try reader.provider("GOOGLE", defaults: google)
         webAuthn = try reader.webAuthn(defaults: webAuthn)
         if let secret = reader.string("GATEHOUSE_SERVER_SECRET") {
@@ -177,18 +185,23 @@ struct EnvironmentReader {
             settings.clientIDs = ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
         }
-        let variable = "GATEHOUSE_\(name)_JWKS_URL"
-        if let text = string(variable) {
-            guard let url = URL(string: text), let host = url.host else {
-                throw ConfigurationError(variable: variable, problem: "must be a URL, not “\(text)”")
-            }
-            let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
-            guard url.scheme == "https" || (url.scheme == "http" && loopback) else {
-                throw ConfigurationError(variable: variable, problem: "must use https (http only on a loopback host)")
-            }
+        if let url = try secureURL("GATEHOUSE_\(name)_JWKS_URL") {
             settings.jwksURL = url
         }
         return settings
+    }
+
+    /// An HTTPS URL (HTTP only on a loopback host, for tests), or nil when unset.
+    func secureURL(_ variable: String) throws -> URL? {
+        guard let text = string(variable) else { return nil }
+        guard let url = URL(string: text), let host = url.host else {
+            throw ConfigurationError(variable: variable, problem: "must be a URL, not “\(text)”")
+        }
+        let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
+        guard url.scheme == "https" || (url.scheme == "http" && loopback) else {
+            throw ConfigurationError(variable: variable, problem: "must use https (http only on a loopback host)")
+        }
+        return url
     }
 
     func bool(_ name: String) throws -> Bool? {

@@ -38,6 +38,16 @@ public struct ServerConfiguration: Sendable {
     public var rateLimits = RateLimitSettings()
     /// Sign in with Apple (`GATEHOUSE_APPLE_CLIENT_IDS`, `GATEHOUSE_APPLE_JWKS_URL`).
     public var apple = IdentityProviderSettings.apple
+    /// Where Apple's `/auth/token`, `/auth/revoke` and `/auth/keys` are
+    /// (`GATEHOUSE_APPLE_BASE_URL`; tests point it at a fake on loopback).
+    public var appleBaseURL = URL(string: "https://appleid.apple.com")!
+    /// The developer key that exchanges Apple's authorization codes and revokes Apple's tokens
+    /// (`GATEHOUSE_APPLE_TEAM_ID`, `GATEHOUSE_APPLE_KEY_ID`, `GATEHOUSE_APPLE_PRIVATE_KEY`);
+    /// `nil`: codes are ignored.
+    public var appleAccount: AppleAccountSettings?
+    /// Seconds between passes that deliver pending Apple token revocations
+    /// (`GATEHOUSE_APPLE_REVOCATION_SECONDS`); a deletion also starts one at once.
+    public var appleRevocationInterval: TimeInterval = 60
     /// Sign in with Google (`GATEHOUSE_GOOGLE_CLIENT_IDS`, `GATEHOUSE_GOOGLE_JWKS_URL`).
     public var google = IdentityProviderSettings.google
     /// Seconds an ID token's `exp`/`nbf`/`iat` may be off (clock skew with the provider).

@@ -11,11 +11,12 @@ enum JSONBody {
     private static let encoder = WireCoding.makeEncoder()
 
     /// Decodes the body; malformed JSON is 400 `bad_json`, wrong shapes 400 `validation_failed`,
-    /// more than 1 MiB 413 `request_entity_too_large`.
+    /// more than 1 MiB (or `limit` bytes) 413 `request_entity_too_large`.
     static func decode<Value: Decodable>(
         _ type: Value.Type,
         from request: Request,
-        context: AppRequestContext
+        context: AppRequestContext,
+        limit: Int? = nil
     )
         async throws -> Value
     {
@@ -23,7 +24,7 @@ enum JSONBody {
         var request = request
         let buffer: ByteBuffer
         do {
-            buffer = try await request.collectBody(upTo: context.maxUploadSize)
+            buffer = try await request.collectBody(upTo: limit ?? context.maxUploadSize)
         } catch {
             throw APIError(.contentTooLarge, .requestEntityTooLarge, "Request body too large")
         }

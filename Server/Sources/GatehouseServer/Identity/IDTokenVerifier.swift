@@ -117,7 +117,7 @@ struct IDTokenVerifier: Sendable {
     }
 
     /// The decoded JOSE header, read only to pick a key.
-    private static func header(of token: String) throws -> [String: Any] {
+    static func header(of token: String) throws -> [String: Any] {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, token.utf8.count <= 16_384 else {
             throw APIError(.badRequest, .idTokenInvalid, "The ID token is not a signed JWT.")

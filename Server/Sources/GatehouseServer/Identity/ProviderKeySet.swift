@@ -41,6 +41,18 @@ actor ProviderKeySet {
     /// Verifies the token's signature with the key its header names and returns its claims
     /// (not yet checked: see ``IDTokenVerifier``).
     func verify(_ token: String, kid: String, alg: String, now: Date) async throws -> IDTokenClaims {
+        try await verify(token, as: IDTokenClaims.self, kid: kid, alg: alg, now: now)
+    }
+
+    /// Verifies a token of Apple's or Google's other kinds (Apple's server-to-server
+    /// notifications) with the key its header names; its claims are checked by the caller.
+    func verify<Claims: JWTPayload>(
+        _ token: String,
+        as type: Claims.Type,
+        kid: String,
+        alg: String,
+        now: Date
+    ) async throws -> Claims {
         if keys == nil || now >= expiresAt {
             do {
                 try await refresh(now: now)
@@ -62,7 +74,7 @@ actor ProviderKeySet {
             throw Failure.wrongAlgorithm
         }
         do {
-            return try await keys.verify(token, as: IDTokenClaims.self)
+            return try await keys.verify(token, as: Claims.self)
         } catch {
             throw Failure.badSignature
         }

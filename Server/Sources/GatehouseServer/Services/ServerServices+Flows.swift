@@ -33,6 +33,7 @@ extension ServerServices {
         IDTokenSignIn(
             storage: storage,
             verifiers: idTokens,
+            apple: apple,
             authenticator: authenticator,
             sessions: sessions,
             audit: audit,
@@ -117,7 +118,13 @@ extension ServerServices {
     }
 
     var accountDeletion: AccountDeletion {
-        AccountDeletion(storage: storage, check: reauthenticationCheck, audit: audit, now: now)
+        AccountDeletion(
+            storage: storage,
+            check: reauthenticationCheck,
+            audit: audit,
+            appleRevocations: appleRevocations,
+            now: now
+        )
     }
 
     var reauthenticationCheck: ReauthenticationCheck {
@@ -130,7 +137,23 @@ extension ServerServices {
         )
     }
 
-    var identityUnlink: IdentityUnlink { IdentityUnlink(storage: storage, audit: audit) }
+    var identityUnlink: IdentityUnlink {
+        IdentityUnlink(storage: storage, audit: audit, appleRevocations: appleRevocations, now: now)
+    }
+
+    /// `nil` when Sign in with Apple is off.
+    var appleNotificationHandling: AppleNotificationHandling? {
+        idTokens[.apple].map { verifier in
+            AppleNotificationHandling(
+                storage: storage,
+                keys: verifier.keys,
+                clientIDs: verifier.settings.clientIDs,
+                leeway: configuration.idTokenLeeway,
+                audit: audit,
+                now: now
+            )
+        }
+    }
 
     var factorSealing: FactorSecretSealing { FactorSecretSealing(vault: vault) }
 
@@ -192,7 +215,9 @@ extension ServerServices {
         )
     }
 
-    var adminUserDeletion: AdminUserDeletion { AdminUserDeletion(storage: storage, audit: audit) }
+    var adminUserDeletion: AdminUserDeletion {
+        AdminUserDeletion(storage: storage, audit: audit, appleRevocations: appleRevocations, now: now)
+    }
 
     var invitation: Invitation {
         Invitation(

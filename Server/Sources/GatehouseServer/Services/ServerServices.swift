@@ -22,6 +22,10 @@ struct ServerServices: Sendable {
     let authenticator: Authenticator
     /// ID-token verifiers of the enabled providers.
     let idTokens: [IdentityProvider: IDTokenVerifier]
+    /// Apple's code exchange and token revocation, when the developer key is configured.
+    let apple: AppleAccountClient?
+    /// Revokes deleted users' Apple tokens in the background, when ``apple`` is configured.
+    let appleRevocations: AppleRevocationDelivery?
     let now: @Sendable () -> Date
 
     /// Makes the services over an opened database.
@@ -47,6 +51,18 @@ struct ServerServices: Sendable {
         let limiter = CountingRateLimiter(base: database.rateLimiter)
         let mailer =
             mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) } ?? LogMailer(logger: logger)
+        let idTokens = idTokenVerifiers(configuration: configuration, logger: logger)
+        var apple: AppleAccountClient?
+        if let account = configuration.appleAccount, let keys = idTokens[.apple]?.keys {
+            apple = try await AppleAccountClient.make(
+                settings: account,
+                baseURL: configuration.appleBaseURL,
+                keys: keys,
+                vault: vault,
+                leeway: configuration.idTokenLeeway,
+                logger: logger
+            )
+        }
         return ServerServices(
             configuration: configuration,
             storage: storage,
@@ -81,7 +97,18 @@ struct ServerServices: Sendable {
                 lifetime: SessionLifetime(configuration),
                 now: now
             ),
-            idTokens: idTokenVerifiers(configuration: configuration, logger: logger),
+            idTokens: idTokens,
+            apple: apple,
+            appleRevocations: apple.map { client in
+                AppleRevocationDelivery(
+                    storage: storage,
+                    client: client,
+                    audit: AuditLog(now: now),
+                    interval: .milliseconds(Int64(configuration.appleRevocationInterval * 1000)),
+                    logger: logger,
+                    now: now
+                )
+            },
             now: now
         )
     }

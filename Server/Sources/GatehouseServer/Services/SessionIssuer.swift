@@ -16,6 +16,7 @@ struct SessionIssuer: Sendable {
     func open(
         for user: UserRecord,
         method: String,
+        provider: String? = nil,
         device: String?,
         ip: String,
         in tx: any StorageTransaction,
@@ -26,7 +27,7 @@ struct SessionIssuer: Sendable {
             salt: Hex.encode(SecureRandom.bytes(16)),
             createdAt: now,
             refreshedAt: now,
-            amr: [AMREntry(method: method, timestamp: Int(now.timeIntervalSince1970))],
+            amr: [AMREntry(method: method, timestamp: Int(now.timeIntervalSince1970), provider: provider)],
             device: DeviceLabel.sanitized(device),
             createdIP: ip,
             refreshedIP: ip

@@ -60,9 +60,13 @@ public struct SessionRecord: Sendable, Equatable {
 public struct AMREntry: Codable, Sendable, Equatable {
     public var method: String
     public var timestamp: Int
+    /// The identity provider of an `oauth` entry (`apple`, `google`), as GoTrue writes it for
+    /// SSO: Apple's notifications end the sessions Sign in with Apple opened.
+    public var provider: String?
 
-    public init(method: String, timestamp: Int) {
+    public init(method: String, timestamp: Int, provider: String? = nil) {
         self.method = method
         self.timestamp = timestamp
+        self.provider = provider
     }
 }

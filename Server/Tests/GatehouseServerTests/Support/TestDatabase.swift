@@ -64,7 +64,10 @@ enum TestDatabase {
         case .postgres(let settings):
             var text = ""
             try await withConnection(settings) { connection in
-                for table in ["users", "sessions", "one_time_codes", "identities", "signing_keys", "audit_log"] {
+                for table in [
+                    "users", "sessions", "one_time_codes", "identities", "signing_keys", "audit_log", "apple_tokens",
+                    "apple_revocations",
+                ] {
                     let rows = try await connection.query(
                         PostgresQuery(unsafeSQL: "SELECT row_to_json(t)::text FROM \(table) t"),
                         logger: logger

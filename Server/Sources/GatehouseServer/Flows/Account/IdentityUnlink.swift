@@ -4,9 +4,14 @@ import HTTPTypes
 
 /// `DELETE /user/identities/{identity_id}`: unlinks a provider identity, never the last way to
 /// sign in, and never the e-mail identity (that is the address and password: `PUT /user`).
+/// Unlinking Apple queues the revocation of its Apple token in the same transaction
+/// (``AppleRevocationDelivery``).
 struct IdentityUnlink: Sendable {
     let storage: any AuthStorage
     let audit: AuditLog
+    /// Delivers queued Apple revocations, when the server has Apple's developer key.
+    let appleRevocations: AppleRevocationDelivery?
+    let now: @Sendable () -> Date
 
     func callAsFunction(_ caller: Caller, identityID: UUID?, ip: String) async throws {
         let notFound = APIError(.notFound, .identityNotFound, "Identity doesn't exist")
@@ -28,9 +33,18 @@ struct IdentityUnlink: Sendable {
                 "This is the account's only way to sign in; link another before unlinking it."
             )
         }
-        try await storage.transaction { tx in
+        let now = now()
+        let queued = try await storage.transaction { tx in
+            let queued = try await tx.queueAppleRevocations(
+                userID: user.id,
+                identityID: identity.id,
+                reason: "identity_unlinked",
+                at: now
+            )
             guard try await tx.deleteIdentity(id: identity.id, userID: user.id) else { throw notFound }
             try await audit.record("identity_unlinked", actor: user.id, ip: ip, detail: identity.provider, in: tx)
+            return queued
         }
+        if queued > 0 { appleRevocations?.deliverSoon() }
     }
 }

@@ -1,14 +1,21 @@
 import Foundation
 
-/// `DELETE /admin/users/{id}`: removes the user and, by cascade, its identities, sessions and codes.
+/// `DELETE /admin/users/{id}`: removes the user and, by cascade, its identities, sessions and
+/// codes; the same transaction queues the revocation of its Apple tokens (``AppleRevocationDelivery``).
 struct AdminUserDeletion: Sendable {
     let storage: any AuthStorage
     let audit: AuditLog
+    /// Delivers queued Apple revocations, when the server has Apple's developer key.
+    let appleRevocations: AppleRevocationDelivery?
+    let now: @Sendable () -> Date
 
     func callAsFunction(_ user: UserRecord, ip: String) async throws {
+        let now = now()
         try await storage.transaction { tx in
+            try await tx.queueAppleRevocations(userID: user.id, identityID: nil, reason: "admin_user_deleted", at: now)
             try await tx.deleteUser(id: user.id)
             try await audit.record("admin_user_deleted", actor: user.id, ip: ip, in: tx)
         }
+        appleRevocations?.deliverSoon()
     }
 }

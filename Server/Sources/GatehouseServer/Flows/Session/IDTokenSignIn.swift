@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import HTTPTypes
+import JWTKit
 
 /// `POST /token?grant_type=id_token`: signs in (or links) with a verified Apple or Google ID
 /// token. Rules (issue 5, security.md section 7):
@@ -14,11 +15,16 @@ import HTTPTypes
 ///   `identity_already_exists`;
 /// - the nonce is consumed in the same transaction, so it works once and only on success;
 /// - a name sent beside the token (Apple's first authorization) fills only empty
-///   `user_metadata` fields (``ProviderName``).
+///   `user_metadata` fields (``ProviderName``);
+/// - Apple's `authorization_code`, when the server has the developer key, is exchanged for
+///   Apple's refresh token (``AppleTokenExchange``) before anything is stored, and the token is
+///   kept sealed on the identity for its revocation at deletion; without the key it is ignored.
 struct IDTokenSignIn: Sendable {
     let storage: any AuthStorage
     /// ID-token verifiers of the enabled providers.
     let verifiers: [IdentityProvider: IDTokenVerifier]
+    /// Apple's code exchange, when configured.
+    let apple: AppleAccountClient?
     /// Verifies the bearer of a linking request (only then: clients may send an API key always).
     let authenticator: Authenticator
     let sessions: SessionIssuer
@@ -51,6 +57,8 @@ struct IDTokenSignIn: Sendable {
         }
         let name = try ProviderName.from(body)
         let token = try await verifier.verify(body.idToken, rawNonce: body.nonce, now: now)
+        let appleToken = try await exchangeAppleCode(body.authorizationCode, for: token, now: now)
+        let apple = self.apple
         let linking = caller
         let grant = try await storage.transaction { tx in
             guard
@@ -73,10 +81,47 @@ struct IDTokenSignIn: Sendable {
                 user.updatedAt = now
                 try await tx.updateUser(user)
             }
+            if let appleToken, let apple,
+                let identity = try await tx.identity(provider: provider.rawValue, subject: token.subject)
+            {
+                try await tx.storeAppleToken(
+                    identityID: identity.id,
+                    clientID: appleToken.clientID,
+                    sealedToken: try apple.sealing.seal(appleToken.refreshToken, identityID: identity.id),
+                    at: now
+                )
+            }
             try await audit.record("login", actor: user.id, ip: ip, detail: provider.rawValue, in: tx)
-            return try await sessions.open(for: user, method: "oauth", device: body.device, ip: ip, in: tx, at: now)
+            return try await sessions.open(
+                for: user,
+                method: "oauth",
+                provider: provider.rawValue,
+                device: body.device,
+                ip: ip,
+                in: tx,
+                at: now
+            )
         }
         return try await sessions.answer(grant, now: now)
+    }
+
+    /// Apple's refresh token for the request's authorization code, with the app it belongs to
+    /// (the token's audience); `nil` for Google, without a code, or without the developer key.
+    private func exchangeAppleCode(
+        _ code: String?,
+        for token: VerifiedIDToken,
+        now: Date
+    ) async throws -> (clientID: String, refreshToken: String)? {
+        guard token.provider == .apple, let apple, let code, !code.isEmpty,
+            let clientID = token.claims.audience?.value.first
+        else { return nil }
+        let refreshToken = try await apple.exchange.refreshToken(
+            code: code,
+            clientID: clientID,
+            subject: token.subject,
+            now: now
+        )
+        return (clientID, refreshToken)
     }
 
     private func resolveUser(

@@ -261,6 +261,37 @@ enum Migrations {
                 "CREATE INDEX webauthn_challenges_user_id ON webauthn_challenges(user_id)",
             ]
         ),
+        (
+            // Apple's refresh tokens (sealed under the server secret), one per Apple identity, and
+            // the outbox of their revocations: written in the transaction that deletes the user or
+            // identity, so it outlives them (no foreign key) until Apple confirms.
+            "0010_apple_tokens",
+            [
+                """
+                CREATE TABLE apple_tokens (
+                    identity_id TEXT PRIMARY KEY REFERENCES identities(id) ON DELETE CASCADE,
+                    client_id TEXT NOT NULL,
+                    refresh_token TEXT NOT NULL,
+                    created_at {real} NOT NULL,
+                    updated_at {real} NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE apple_revocations (
+                    identity_id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL,
+                    client_id TEXT NOT NULL,
+                    refresh_token TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at {real} NOT NULL,
+                    created_at {real} NOT NULL,
+                    last_error TEXT
+                )
+                """,
+                "CREATE INDEX apple_revocations_next_attempt_at ON apple_revocations(next_attempt_at)",
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.

@@ -43,26 +43,41 @@ final class FakeProvider: Sendable {
     private let state: State
     private let task: Task<Void, any Error>
 
-    /// Starts a provider publishing one fresh key.
-    static func start(issuer: String, clientID: String) async throws -> FakeProvider {
-        try await FakeProvider(issuer: issuer, clientID: clientID, keys: [Key()])
+    /// Where the provider listens (`/keys` and `/auth/keys` serve the key set).
+    let baseURL: URL
+
+    /// Starts a provider publishing one fresh key; `routes` adds endpoints (``FakeApple``'s).
+    static func start(
+        issuer: String,
+        clientID: String,
+        routes: (Router<BasicRequestContext>) -> Void = { _ in }
+    ) async throws -> FakeProvider {
+        try await FakeProvider(issuer: issuer, clientID: clientID, keys: [Key()], routes: routes)
     }
 
-    private init(issuer: String, clientID: String, keys: [Key]) async throws {
+    private init(
+        issuer: String,
+        clientID: String,
+        keys: [Key],
+        routes: (Router<BasicRequestContext>) -> Void
+    ) async throws {
         self.issuer = issuer
         self.clientID = clientID
         let state = State(keys: keys)
         self.state = state
         let router = Router()
-        router.get("keys") { _, _ -> Response in
-            let document: [String: Any] = ["keys": state.fetch().map(\.jwk)]
-            let body = try JSONSerialization.data(withJSONObject: document)
-            return Response(
-                status: .ok,
-                headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
-            )
+        for path in ["keys", "auth/keys"] {
+            router.get(RouterPath(path)) { _, _ -> Response in
+                let document: [String: Any] = ["keys": state.fetch().map(\.jwk)]
+                let body = try JSONSerialization.data(withJSONObject: document)
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
+                )
+            }
         }
+        routes(router)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "fake-provider")
         logger.logLevel = .critical
@@ -79,6 +94,7 @@ final class FakeProvider: Sendable {
         var iterator = ports.makeAsyncIterator()
         let port = await iterator.next() ?? 0
         url = URL(string: "http://127.0.0.1:\(port)/keys")!
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!
     }
 
     /// How many times the key set was downloaded.
