@@ -195,8 +195,20 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
         signIn: services.passkeySignIn,
         management: services.passkeyManagement
     )
-    passkeys.registerSignIn(on: tokenRoute)
-    passkeys.registerSignedIn(on: signedIn)
+    // The ceremonies count against their own window per client address, before anything else.
+    let passkeyLimit = RateLimitMiddleware(
+        limiter: services.limiter,
+        bucket: .passkey,
+        limit: services.configuration.rateLimits.passkey,
+        window: 300,
+        now: services.now
+    )
+    passkeys.registerSignIn(on: router.group().add(middleware: passkeyLimit))
+    passkeys.registerRegistration(
+        on: router.group().add(middleware: passkeyLimit)
+            .add(middleware: CallerMiddleware(authenticator: services.authenticator))
+    )
+    passkeys.registerManagement(on: signedIn)
     passkeys.registerAdmin(on: admin, lookup: services.adminUserLookup)
     routeMethods.record(router.routes)
     return router

@@ -211,4 +211,43 @@ struct PasskeyTests {
             #expect(allowed.status == .ok)
         }
     }
+
+    @Test func theCeremoniesHaveTheirOwnRateLimitPerClient() async throws {
+        let harness = try await Harness.make {
+            Self.enabled(&$0)
+            $0.rateLimits.passkey = 4
+            $0.rateLimits.token = 1
+        }
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            let guest = try await client.post("/signup", "{}")
+            let token = guest.string("access_token")
+            // The /token window is full; passkey sign-ins do not count against it.
+            #expect(try await client.refresh(try #require(guest.string("refresh_token"))).status == .ok)
+            let options = try await client.post("/passkeys/authentication/options")
+            #expect(options.status == .ok)
+            let challenge = try #require(options.string("challenge_id"))
+            let verify = try await client.post(
+                "/passkeys/authentication/verify",
+                #"{"challenge_id":"\#(challenge)","credential":\#(Self.junkCredential)}"#
+            )
+            #expect(verify.errorCode == "webauthn_credential_not_found")
+            #expect(try await client.post("/passkeys/registration/options", bearer: token).status == .ok)
+            #expect(try await client.post("/passkeys/authentication/options").status == .ok)
+            for limited in [
+                try await client.post("/passkeys/authentication/options"),
+                try await client.post("/passkeys/authentication/verify", #"{"challenge_id":"\#(challenge)"}"#),
+                try await client.post("/passkeys/registration/options", bearer: token),
+                try await client.post("/passkeys/registration/verify", "{}", bearer: token),
+            ] {
+                #expect(limited.status == .tooManyRequests)
+                #expect(limited.errorCode == "over_request_rate_limit")
+                #expect(Int(limited.header("Retry-After") ?? "") ?? 0 > 0)
+            }
+            // Listing is not a ceremony, and the window reopens after 5 minutes.
+            #expect(try await client.get("/passkeys", bearer: token).status == .ok)
+            harness.clock.advance(by: 301)
+            #expect(try await client.post("/passkeys/authentication/options").status == .ok)
+        }
+    }
 }

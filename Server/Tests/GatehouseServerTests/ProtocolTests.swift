@@ -186,10 +186,11 @@ struct ProtocolTests {
         }
         let parsed = try? ServerConfiguration(environment: [
             "GATEHOUSE_DATABASE_URL": "sqlite:///tmp/x.sqlite", "GATEHOUSE_RATE_LIMIT_TOKEN": "7",
-            "GATEHOUSE_JWT_EXP": "120",
+            "GATEHOUSE_JWT_EXP": "120", "GATEHOUSE_RATE_LIMIT_PASSKEY": "9",
         ])
         #expect(parsed?.database == .sqliteFile("/tmp/x.sqlite"))
         #expect(parsed?.rateLimits.token == 7)
+        #expect(parsed?.rateLimits.passkey == 9)
         #expect(parsed?.jwtExpiry == 120)
     }
     @Test func postgresSettingsComeFromTheURLAndPoolSize() throws {

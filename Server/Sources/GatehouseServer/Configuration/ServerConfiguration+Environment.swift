@@ -60,6 +60,8 @@ extension ServerConfiguration {
         rateLimits.emailPerRecipient =
             try reader.integer("GATEHOUSE_RATE_LIMIT_EMAIL_PER_ADDRESS", in: 1...1_000_000)
             ?? rateLimits.emailPerRecipient
+        rateLimits.passkey =
+            try reader.integer("GATEHOUSE_RATE_LIMIT_PASSKEY", in: 1...1_000_000) ?? rateLimits.passkey
         appleBaseURL = try reader.appleBaseURL(defaults: appleBaseURL)
         if reader.string("GATEHOUSE_APPLE_JWKS_URL") == nil {
             apple.jwksURL = appleBaseURL.appendingPathComponent("auth/keys")

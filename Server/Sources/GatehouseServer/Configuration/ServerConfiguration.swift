@@ -166,6 +166,8 @@ public struct RateLimitSettings: Sendable, Equatable {
     public var mfa = 15
     /// Factor challenges and verifies per user per hour.
     public var mfaPerUser = 30
+    /// Passkey ceremony requests (registration and sign-in options and verifies) per 5 minutes.
+    public var passkey = 60
 
     public init() {}
 }

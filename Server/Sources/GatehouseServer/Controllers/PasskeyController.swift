@@ -4,7 +4,8 @@ import HTTPTypes
 import Hummingbird
 
 /// The passkey routes (Supabase Auth's shapes): sign-in ceremonies in public, registration and
-/// management behind ``CallerMiddleware``, the admin listing and removal behind ``AdminMiddleware``.
+/// management behind ``CallerMiddleware``, the admin listing and removal behind ``AdminMiddleware``;
+/// the ceremonies behind their own rate limit (`GATEHOUSE_RATE_LIMIT_PASSKEY`).
 struct PasskeyController {
     let registration: PasskeyRegistration
     let signIn: PasskeySignIn
@@ -25,8 +26,8 @@ struct PasskeyController {
         }
     }
 
-    /// The caller's routes: registration, listing, renaming, removal.
-    func registerSignedIn(on router: some RouterMethods<AppRequestContext>) {
+    /// `POST /passkeys/registration/options|verify`, for a signed-in caller.
+    func registerRegistration(on router: some RouterMethods<AppRequestContext>) {
         router.post("passkeys/registration/options") { request, context in
             let body = try await JSONBody.decode(
                 PasskeyRegistrationOptionsRequest.self,
@@ -45,6 +46,10 @@ struct PasskeyController {
             )
             return try JSONBody.response(passkey, request: request)
         }
+    }
+
+    /// The caller's passkeys: listing, renaming, removal.
+    func registerManagement(on router: some RouterMethods<AppRequestContext>) {
         router.get("passkeys") { request, context in
             try JSONBody.response(
                 try await management.list(userID: try context.requireCaller().user.id),

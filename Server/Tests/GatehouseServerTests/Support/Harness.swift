@@ -37,6 +37,7 @@ struct Harness {
         configuration.rateLimits.emailPerRecipient = 10_000
         configuration.rateLimits.mfa = 10_000
         configuration.rateLimits.mfaPerUser = 10_000
+        configuration.rateLimits.passkey = 10_000
         configure(&configuration)
         let mailer = CapturingMailer()
         let logger =

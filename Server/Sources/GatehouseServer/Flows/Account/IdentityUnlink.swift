@@ -3,9 +3,9 @@ import GatehouseCore
 import HTTPTypes
 
 /// `DELETE /user/identities/{identity_id}`: unlinks a provider identity, never the last way to
-/// sign in, and never the e-mail identity (that is the address and password: `PUT /user`).
-/// Unlinking Apple queues the revocation of its Apple token in the same transaction
-/// (``AppleRevocationDelivery``).
+/// sign in (a passkey counts: ``SignInWays``), and never the e-mail identity (that is the
+/// address and password: `PUT /user`). Unlinking Apple queues the revocation of its Apple token
+/// in the same transaction (``AppleRevocationDelivery``).
 struct IdentityUnlink: Sendable {
     let storage: any AuthStorage
     let audit: AuditLog
@@ -24,17 +24,17 @@ struct IdentityUnlink: Sendable {
                 "The e-mail identity cannot be unlinked; change the address or password with PUT /user."
             )
         }
-        guard let identity = user.identities.first(where: { $0.id == id }) else { throw notFound }
-        let remaining = user.identities.count - 1 + (user.hasEmailIdentity ? 1 : 0)
-        guard remaining > 0 else {
-            throw APIError(
-                .unprocessableContent,
-                .singleIdentityNotDeletable,
-                "This is the account's only way to sign in; link another before unlinking it."
-            )
-        }
+        guard user.identities.contains(where: { $0.id == id }) else { throw notFound }
         let now = now()
         let queued = try await storage.transaction { tx in
+            // Writing the user row first queues a concurrent passkey removal or unlink of the
+            // same account (PostgreSQL row lock), so each counts what the other left.
+            guard var user = try await tx.user(id: caller.user.id) else { throw APIError.userNotFoundForToken }
+            guard let identity = user.identities.first(where: { $0.id == id }) else { throw notFound }
+            user.updatedAt = now
+            try await tx.updateUser(user)
+            let passkeys = try await tx.passkeys(userID: user.id).count
+            try SignInWays.requireAnother(user, passkeys: passkeys, removing: "identity")
             let queued = try await tx.queueAppleRevocations(
                 userID: user.id,
                 identityID: identity.id,

@@ -6,7 +6,7 @@ import HTTPTypes
 /// `GET /admin/users/{id}/passkeys`, `DELETE /admin/users/{id}/passkeys/{passkey_id}` for admins.
 ///
 /// A passkey that is the account's last way to sign in (no e-mail identity, no provider
-/// identity, no other passkey) cannot be removed, as with identities.
+/// identity, no other passkey) cannot be removed, as with identities (``SignInWays``).
 struct PasskeyManagement: Sendable {
     let storage: any AuthStorage
     let audit: AuditLog
@@ -51,14 +51,7 @@ struct PasskeyManagement: Sendable {
             try await tx.updateUser(user)
             let passkeys = try await tx.passkeys(userID: user.id)
             guard passkeys.contains(where: { $0.id == passkeyID }) else { throw Self.notFound }
-            let otherWays = passkeys.count - 1 + user.identities.count + (user.hasEmailIdentity ? 1 : 0)
-            guard otherWays > 0 else {
-                throw APIError(
-                    .unprocessableContent,
-                    .singleIdentityNotDeletable,
-                    "This passkey is the account's only way to sign in; add another before removing it."
-                )
-            }
+            try SignInWays.requireAnother(user, passkeys: passkeys.count, removing: "passkey")
             guard try await tx.deletePasskey(id: passkeyID, userID: user.id) else { throw Self.notFound }
             try await audit.record("passkey_deleted", actor: user.id, ip: ip, detail: passkeyID.key, in: tx)
         }

@@ -5,6 +5,8 @@ enum RateLimitBucket: String, Sendable {
     case token, verify, otp, anonymous, emailSent, failedPassword, userUpdate
     /// Factor challenges and verifies per client address (a minute) and per user (an hour).
     case mfa, mfaUser
+    /// Passkey ceremonies (registration and sign-in options and verifies) per client address.
+    case passkey
     /// Mails sent to one address per hour, of every kind.
     case emailRecipient
     /// Send requests for an address no account has (spaced like a known one's).
