@@ -3,20 +3,22 @@ import GatehouseServer
 import HummingbirdTesting
 import Testing
 
-/// An independent software authenticator in Python (PyPI `cryptography` and `cbor2`,
+/// An independent software authenticator in Python (PyPI `fido2` for the credentials' structures
+/// and a second relying party, `cryptography` for keys and signatures, `cbor2` for hostile CBOR;
 /// Server/Tests/Interop/passkeys.py) against the real server over loopback: ES256, RS256 and
-/// EdDSA passkeys, every refusal with its code, and hundreds of mutated credentials.
+/// EdDSA passkeys, every refusal with its code, expired challenges (the script asks this test to
+/// move the server's clock), and hundreds of mutated credentials.
 ///
 /// `.ci/run` installs the packages (Server/Tests/Interop/requirements.txt). Locally without
 /// them the test is skipped, unless `CI` is set: then they are required.
 @Suite("Passkeys against a Python authenticator")
 struct PasskeyInteropTests {
-    static var packagesInstalled: Bool { PythonModules.installed("cbor2, cryptography") }
+    static var packagesInstalled: Bool { PythonModules.installed("cbor2, cryptography, fido2") }
 
     @Test(
         .enabled(
             if: packagesInstalled || PythonInteropTests.required,
-            "python3 with cbor2 and cryptography is not installed (CI installs them)"
+            "python3 with cbor2, cryptography and fido2 is not installed (CI installs them)"
         )
     )
     func pythonAuthenticatorRegistersSignsInAndIsRefusedWhereItShouldBe() async throws {
@@ -27,16 +29,30 @@ struct PasskeyInteropTests {
         let serviceRole = try await harness.server.serviceRoleToken()
         try await harness.live { client in
             let port = try #require(client.client.port)
-            let run = try await InteropScript.run("passkeys.py", ["http://127.0.0.1:\(port)", serviceRole])
+            let clock = harness.clock
+            let run = try await InteropScript.run("passkeys.py", ["http://127.0.0.1:\(port)", serviceRole]) { line in
+                // `clock-advance SECONDS`: the expired-challenge steps wait for the server's clock.
+                guard line.hasPrefix("clock-advance "), let seconds = TimeInterval(line.dropFirst(14)) else {
+                    return nil
+                }
+                clock.advance(by: seconds)
+                return "advanced"
+            }
             let text = run.output
             #expect(run.status == 0, "\(text)")
-            #expect(text.contains("30 passed, 0 failed"))
+            #expect(text.contains("31 passed, 0 failed"))
             let regressed = text.split(separator: "\n").first { $0.hasPrefix("regressed-user ") }?.split(separator: " ")
                 .last
             let entries = try await harness.server.storage.read { try await $0.auditEntries(limit: 10_000) }
             let flagged = entries.filter { $0.action == "passkey_sign_count_regressed" }
             #expect(flagged.count == 1)
             #expect(flagged.first?.actorID?.uuidString.lowercased() == regressed.map(String.init))
+            // The authenticator said backup eligible and backed up (a synced passkey): both are stored.
+            let stored = try await harness.server.storage.read { reader in
+                try await reader.passkeys(userID: try #require(flagged.first?.actorID))
+            }
+            #expect(stored.count == 1)
+            #expect(stored.first?.backupEligible == true && stored.first?.backedUp == true)
         }
     }
 }

@@ -3,9 +3,15 @@
 Usage: python3 passkeys.py SERVER_URL SERVICE_ROLE_TOKEN
 
 The server runs with GATEHOUSE_WEBAUTHN_RP_ID=example.com and the origin https://example.com.
-Credentials are built here from the WebAuthn Level 3 specification with PyPI's `cryptography`
-(ES256, RS256, EdDSA keys and signatures) and `cbor2` (attestation objects, COSE keys, and the
-hostile CBOR of the fuzz step): nothing is shared with the server's Swift code.
+Credentials are built here from the WebAuthn Level 3 specification with Yubico's PyPI `fido2`
+(COSE keys, client data, authenticator data and attestation objects) and `cryptography` (ES256,
+RS256 and EdDSA keys and signatures); `cbor2` crafts the hostile CBOR of the fuzz step. Nothing
+is shared with the server's Swift code, and every credential the server should accept is first
+accepted by fido2's own relying party (`Fido2Server`), so the authenticator cannot be wrong in
+the server's way.
+
+The server's clock is the test's: the script prints `clock-advance SECONDS` and waits for a line
+on standard input once the test has moved it (the expired-challenge steps).
 
 Prints one line per step and a closing "N passed, N failed" line; exits non-zero on failure.
 """
@@ -23,6 +29,20 @@ import urllib.request
 import cbor2
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
+from fido2 import cose
+from fido2.server import Fido2Server
+from fido2.webauthn import (
+    AttestationObject,
+    AttestedCredentialData,
+    AuthenticationResponse,
+    AuthenticatorData,
+    CollectedClientData,
+    PublicKeyCredentialCreationOptions,
+    PublicKeyCredentialRequestOptions,
+    PublicKeyCredentialRpEntity,
+    RegistrationResponse,
+    UserVerificationRequirement,
+)
 
 URL, SERVICE_ROLE = sys.argv[1], sys.argv[2]
 RP_ID, ORIGIN = "example.com", "https://example.com"
@@ -81,14 +101,20 @@ def claims(access_token):
     return json.loads(unb64url(payload))
 
 
+def fido2_relying_party():
+    return Fido2Server(PublicKeyCredentialRpEntity(id=RP_ID, name="Example"))
+
+
 class Authenticator:
-    """A passkey authenticator: one credential of `alg`, discoverable, with a counter."""
+    """A passkey authenticator: one credential of `alg`, discoverable, with a counter. The
+    credential's structures are fido2's; the keys and signatures cryptography's."""
 
     def __init__(self, alg, counter=0):
         self.alg = alg
         self.credential_id = os.urandom(32)
         self.counter = counter
         self.user_handle = None
+        self.attested = None
         if alg == -7:
             self.key = ec.generate_private_key(ec.SECP256R1())
         elif alg == -257:
@@ -97,17 +123,7 @@ class Authenticator:
             self.key = ed25519.Ed25519PrivateKey.generate()
 
     def cose(self):
-        public = self.key.public_key()
-        if self.alg == -7:
-            numbers = public.public_numbers()
-            return {1: 2, 3: -7, -1: 1, -2: numbers.x.to_bytes(32, "big"), -3: numbers.y.to_bytes(32, "big")}
-        if self.alg == -257:
-            numbers = public.public_numbers()
-            return {1: 3, 3: -257, -1: numbers.n.to_bytes(256, "big"), -2: numbers.e.to_bytes(3, "big")}
-        from cryptography.hazmat.primitives import serialization
-
-        raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-        return {1: 1, 3: -8, -1: 6, -2: raw}
+        return cose.CoseKey.for_alg(self.alg).from_cryptography_key(self.key.public_key())
 
     def sign(self, message):
         if self.alg == -7:
@@ -116,36 +132,28 @@ class Authenticator:
             return self.key.sign(message, padding.PKCS1v15(), hashes.SHA256())
         return self.key.sign(message)
 
-    def client_data(self, kind, challenge, origin):
-        return json.dumps(
-            {"type": kind, "challenge": challenge, "origin": origin, "crossOrigin": False}, separators=(",", ":")
-        ).encode()
-
     def create(self, options, origin=ORIGIN, rp_id=RP_ID, flags=UP | UV | BE | BS, fmt="none", kind="webauthn.create"):
-        assert options["rp"]["id"] == RP_ID and options["authenticatorSelection"]["userVerification"] == "required"
-        assert any(p["alg"] == self.alg for p in options["pubKeyCredParams"]), options["pubKeyCredParams"]
-        self.user_handle = unb64url(options["user"]["id"])
-        client_data = self.client_data(kind, options["challenge"], origin)
-        auth_data = (
-            hashlib.sha256(rp_id.encode()).digest()
-            + bytes([flags | AT])
-            + struct.pack(">I", self.counter)
-            + bytes(16)
-            + struct.pack(">H", len(self.credential_id))
-            + self.credential_id
-            + cbor2.dumps(self.cose(), canonical=True)
+        parsed = PublicKeyCredentialCreationOptions.from_dict(options)
+        assert parsed.rp.id == RP_ID, parsed.rp
+        assert parsed.authenticator_selection.user_verification == UserVerificationRequirement.REQUIRED
+        assert any(p.alg == self.alg for p in parsed.pub_key_cred_params), parsed.pub_key_cred_params
+        self.user_handle = parsed.user.id
+        client_data = CollectedClientData.create(kind, parsed.challenge, origin)
+        self.attested = AttestedCredentialData.create(bytes(16), self.credential_id, self.cose())
+        auth_data = AuthenticatorData.create(
+            hashlib.sha256(rp_id.encode()).digest(), flags | AT, self.counter, self.attested
         )
         statement = {}
         if fmt == "packed":
-            statement = {"alg": self.alg, "sig": self.sign(auth_data + hashlib.sha256(client_data).digest())}
-        attestation = cbor2.dumps({"fmt": fmt, "attStmt": statement, "authData": auth_data}, canonical=True)
+            statement = {"alg": self.alg, "sig": self.sign(bytes(auth_data) + client_data.hash)}
+        attestation = AttestationObject.create(fmt, auth_data, statement)
         return {
             "id": b64url(self.credential_id),
             "rawId": b64url(self.credential_id),
             "type": "public-key",
             "response": {
-                "clientDataJSON": b64url(client_data),
-                "attestationObject": b64url(attestation),
+                "clientDataJSON": b64url(bytes(client_data)),
+                "attestationObject": b64url(bytes(attestation)),
                 "transports": ["internal", "hybrid"],
             },
             "authenticatorAttachment": "platform",
@@ -153,11 +161,13 @@ class Authenticator:
         }
 
     def get(self, options, origin=ORIGIN, rp_id=RP_ID, flags=UP | UV | BE | BS, step=1, tamper=False):
-        assert options["rpId"] == RP_ID and not options.get("allowCredentials")
+        parsed = PublicKeyCredentialRequestOptions.from_dict(options)
+        assert parsed.rp_id == RP_ID and not parsed.allow_credentials, parsed
+        assert parsed.user_verification == UserVerificationRequirement.REQUIRED
         self.counter += step
-        client_data = self.client_data("webauthn.get", options["challenge"], origin)
-        auth_data = hashlib.sha256(rp_id.encode()).digest() + bytes([flags]) + struct.pack(">I", self.counter)
-        signature = self.sign(auth_data + hashlib.sha256(client_data).digest())
+        client_data = CollectedClientData.create("webauthn.get", parsed.challenge, origin)
+        auth_data = bytes(AuthenticatorData.create(hashlib.sha256(rp_id.encode()).digest(), flags, self.counter))
+        signature = self.sign(auth_data + client_data.hash)
         if tamper:
             auth_data = auth_data[:33] + struct.pack(">I", self.counter + 1000)
         return {
@@ -165,12 +175,27 @@ class Authenticator:
             "rawId": b64url(self.credential_id),
             "type": "public-key",
             "response": {
-                "clientDataJSON": b64url(client_data),
+                "clientDataJSON": b64url(bytes(client_data)),
                 "authenticatorData": b64url(auth_data),
                 "signature": b64url(signature),
                 "userHandle": b64url(self.user_handle),
             },
         }
+
+
+def fido2_accepts_registration(options, credential):
+    """fido2's relying party verifies the credential against the same options first."""
+    parsed = PublicKeyCredentialCreationOptions.from_dict(options)
+    server = fido2_relying_party()
+    state = server._make_internal_state(parsed.challenge, UserVerificationRequirement.REQUIRED)
+    server.register_complete(state, RegistrationResponse.from_dict(credential))
+
+
+def fido2_accepts_assertion(options, credential, authenticator):
+    parsed = PublicKeyCredentialRequestOptions.from_dict(options)
+    server = fido2_relying_party()
+    state = server._make_internal_state(parsed.challenge, UserVerificationRequirement.REQUIRED)
+    server.authenticate_complete(state, [authenticator.attested], AuthenticationResponse.from_dict(credential))
 
 
 def guest():
@@ -184,6 +209,8 @@ def register(token, authenticator, **kwargs):
     assert status == 200, options
     assert set(options) == {"challenge_id", "options", "expires_at"}, options
     credential = authenticator.create(options["options"], **kwargs)
+    if set(kwargs) <= {"fmt"} and kwargs.get("fmt", "none") in ("none", "packed"):
+        fido2_accepts_registration(options["options"], credential)
     return call(
         "POST",
         "/passkeys/registration/verify",
@@ -196,6 +223,8 @@ def sign_in(authenticator, **kwargs):
     status, options = call("POST", "/passkeys/authentication/options", {})
     assert status == 200, options
     credential = authenticator.get(options["options"], **kwargs)
+    if set(kwargs) <= {"step"} and authenticator.attested:
+        fido2_accepts_assertion(options["options"], credential, authenticator)
     return call("POST", "/passkeys/authentication/verify", {"challenge_id": options["challenge_id"], "credential": credential})
 
 
@@ -238,9 +267,23 @@ def no_server_errors():
     assert not server_errors, server_errors[:5]
 
 
-def refused_sign_in(name, status, code, **kwargs):
+def refused_sign_in(name, status, code, fido2_refuses=True, **kwargs):
+    """Refused by the server with its code, and (unless it is a rule of ours alone) by fido2's
+    relying party too."""
+
     def run():
-        expect_error(sign_in(state[-7][0], **kwargs), status, code)
+        authenticator = state[-7][0]
+        _, options = call("POST", "/passkeys/authentication/options", {})
+        credential = authenticator.get(options["options"], **kwargs)
+        if fido2_refuses:
+            try:
+                fido2_accepts_assertion(options["options"], credential, authenticator)
+            except Exception:  # noqa: BLE001 - any refusal will do
+                pass
+            else:
+                raise AssertionError(f"fido2's relying party accepted the {name} case")
+        body = {"challenge_id": options["challenge_id"], "credential": credential}
+        expect_error(call("POST", "/passkeys/authentication/verify", body), status, code)
 
     return run
 
@@ -406,10 +449,10 @@ def fuzz_registration():
     for field in ["attestationObject", "clientDataJSON"]:
         template = Authenticator(-7).create(
             {
-                "rp": {"id": RP_ID},
+                "rp": {"id": RP_ID, "name": "Example"},
                 "authenticatorSelection": {"userVerification": "required"},
-                "pubKeyCredParams": [{"alg": -7}],
-                "user": {"id": b64url(b"x")},
+                "pubKeyCredParams": [{"type": "public-key", "alg": -7}],
+                "user": {"id": b64url(b"x"), "name": "x", "displayName": "x"},
                 "challenge": b64url(b"c"),
             }
         )
@@ -462,6 +505,33 @@ def fuzz_sign_in():
     print(f"     {state['fuzzed']} mutated credentials, all refused with 4xx")
 
 
+def advance_clock(seconds):
+    """Asks the test to move the server's clock, and waits until it has."""
+    print(f"clock-advance {seconds}", flush=True)
+    line = sys.stdin.readline()
+    assert line.strip() == "advanced", f"the test did not move the clock: {line!r}"
+
+
+def expired_challenges():
+    authenticator = state[-7][0]
+    _, sign_in_options = call("POST", "/passkeys/authentication/options", {})
+    assertion = authenticator.get(sign_in_options["options"])
+    session = guest()
+    _, registration_options = call("POST", "/passkeys/registration/options", {}, bearer=session["access_token"])
+    registration = Authenticator(-257).create(registration_options["options"])
+    advance_clock(301)
+    late_sign_in = {"challenge_id": sign_in_options["challenge_id"], "credential": assertion}
+    expect_error(call("POST", "/passkeys/authentication/verify", late_sign_in), 400, "webauthn_challenge_expired")
+    late_registration = {"challenge_id": registration_options["challenge_id"], "credential": registration}
+    expect_error(
+        call("POST", "/passkeys/registration/verify", late_registration, bearer=session["access_token"]),
+        400,
+        "webauthn_challenge_expired",
+    )
+    status, signed_in = sign_in(authenticator)
+    assert status == 200, ("a new challenge works", status, signed_in)
+
+
 step("settings say passkeys are enabled", settings_say_enabled)
 step("guest upgraded by an ES256 passkey keeps its id and signs in", upgrade_and_sign_in(-7, "none"))
 step("guest upgraded by an RS256 passkey (packed self attestation) signs in", upgrade_and_sign_in(-257, "packed"))
@@ -471,7 +541,7 @@ step("wrong origin refused", refused_sign_in("origin", 400, "webauthn_verificati
 step("wrong RP id refused", refused_sign_in("rp", 400, "webauthn_verification_failed", rp_id="evil.example"))
 step("missing user verification refused", refused_sign_in("uv", 400, "webauthn_verification_failed", flags=UP | BE | BS))
 step("missing user presence refused", refused_sign_in("up", 400, "webauthn_verification_failed", flags=UV | BE | BS))
-step("backup eligibility that changes refused", refused_sign_in("be", 400, "webauthn_verification_failed", flags=UP | UV))
+step("backup eligibility that changes refused", refused_sign_in("be", 400, "webauthn_verification_failed", fido2_refuses=False, flags=UP | UV))
 step("tampered signature refused", refused_sign_in("sig", 400, "webauthn_verification_failed", tamper=True))
 step("replayed challenge refused", replayed_challenge)
 step("a failed attempt uses the challenge up", failed_attempt_burns_challenge)
@@ -491,6 +561,7 @@ step("list, rename and remove; never the last way to sign in", list_rename_remov
 step("admin lists and removes a user's passkeys", admin_lists_and_removes)
 step("fuzz: mutated registrations are refused with 4xx", fuzz_registration)
 step("fuzz: mutated assertions are refused with 4xx", fuzz_sign_in)
+step("expired challenges refused (registration and sign-in)", expired_challenges)
 step("no request got a 5xx", no_server_errors)
 
 print(f"regressed-user {state.get('regressed_user', '-')}")

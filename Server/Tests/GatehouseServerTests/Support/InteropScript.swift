@@ -9,21 +9,49 @@ enum InteropScript {
     }
 
     /// Runs `python3 Interop/<name> <arguments…>` to its end and prints its output into the
-    /// test log.
-    static func run(_ name: String, _ arguments: [String]) async throws -> Outcome {
+    /// test log. Each line the script prints goes to `answer` as it arrives; a reply it returns
+    /// is written to the script's standard input, one line (a script that needs the test to act,
+    /// say move the server's clock, asks this way and waits).
+    static func run(
+        _ name: String,
+        _ arguments: [String],
+        answer: (@Sendable (String) -> String?)? = nil
+    ) async throws -> Outcome {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Interop/\(name)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path] + arguments
         let output = Pipe()
+        let input = Pipe()
         process.standardOutput = output
         process.standardError = output
+        process.standardInput = input
         try process.run()
-        let data = await Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
+        let data = await Blocking.run { readLines(output, answer: answer, to: input) }
         await Blocking.waitUntilExit(process)
         let text = String(decoding: data, as: UTF8.self)
         print(text)
         return Outcome(status: process.terminationStatus, output: text)
+    }
+
+    /// Reads `output` to its end, handing each complete line to `answer` on the way.
+    private static func readLines(_ output: Pipe, answer: ((String) -> String?)?, to input: Pipe) -> Data {
+        let reader = output.fileHandleForReading
+        var all = Data()
+        var pending = Data()
+        while true {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            all.append(chunk)
+            guard let answer else { continue }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...newline)
+                if let reply = answer(line) { input.fileHandleForWriting.write(Data((reply + "\n").utf8)) }
+            }
+        }
+        return all
     }
 }
