@@ -5,7 +5,9 @@ extension InMemoryAuthBackend {
     /// How the in-memory backend behaves. Every default mirrors a Gatehouse server's, except
     /// ``requiresEmailConfirmation``: it is off, as on a server started with
     /// `GATEHOUSE_MAILER_AUTOCONFIRM=true`, so previews sign up at once; turn it on to behave
-    /// like a server's default.
+    /// like a server's default; and ``passkeyRelyingPartyID``: passkeys are on for
+    /// `example.com`, as on a server started with `GATEHOUSE_WEBAUTHN_RP_ID=example.com`, so
+    /// `SoftwarePasskeyAuthenticator` works at once; `nil` turns them off.
     public struct Configuration: Sendable {
         /// Whether new e-mail addresses (sign-ups and guests' upgrades) must confirm a code
         /// before they count; off is a server's `GATEHOUSE_MAILER_AUTOCONFIRM=true`.
@@ -29,6 +31,12 @@ extension InMemoryAuthBackend {
         public var latency: Duration
         /// The backend's clock.
         public var now: @Sendable () -> Date
+        /// The passkeys' RP id (a server's `GATEHOUSE_WEBAUTHN_RP_ID`); `nil`: passkeys are off
+        /// (`passkey_disabled`).
+        public var passkeyRelyingPartyID: String?
+        /// The origins accepted in a passkey's client data (`GATEHOUSE_WEBAUTHN_ORIGINS`);
+        /// empty: `https://<rp id>`, what Apple's platform authenticator reports for an app.
+        public var passkeyOrigins: [String]
 
         /// Creates a configuration.
         public init(
@@ -41,7 +49,9 @@ extension InMemoryAuthBackend {
             minimumCodeInterval: TimeInterval = 60,
             minimumPasswordLength: Int = 8,
             latency: Duration = .zero,
-            now: @escaping @Sendable () -> Date = { Date() }
+            now: @escaping @Sendable () -> Date = { Date() },
+            passkeyRelyingPartyID: String? = "example.com",
+            passkeyOrigins: [String] = []
         ) {
             self.requiresEmailConfirmation = requiresEmailConfirmation
             self.allowsAnonymousSignIn = allowsAnonymousSignIn
@@ -53,6 +63,8 @@ extension InMemoryAuthBackend {
             self.minimumPasswordLength = minimumPasswordLength
             self.latency = latency
             self.now = now
+            self.passkeyRelyingPartyID = passkeyRelyingPartyID
+            self.passkeyOrigins = passkeyOrigins
         }
     }
 
@@ -61,6 +73,8 @@ extension InMemoryAuthBackend {
         case signUp, signIn, signInAnonymously, signInWithIDToken, sendMagicCode, verifyCode
         case resetPassword, refresh, user, updateUser, deleteAccount, signOut, sessions, endSession
         case enrollFactor, challengeFactor, verifyFactor, unenrollFactor
+        case passkeyRegistrationRequest, registerPasskey, passkeyAssertionRequest, signInWithPasskey
+        case passkeys, renamePasskey, removePasskey
     }
 
     /// A code the backend "e-mailed".

@@ -200,6 +200,8 @@ extension InMemoryAuthBackend {
         factors[id] = nil
         challenges = challenges.filter { $0.value.userID != id }
         identities = identities.filter { $0.value != id }
+        passkeyEntries[id] = nil
+        passkeyChallenges = passkeyChallenges.filter { $0.value.userID != id }
         accounts[id] = nil
     }
 

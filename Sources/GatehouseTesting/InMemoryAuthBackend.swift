@@ -13,7 +13,8 @@ public import Gatehouse
 /// codes to both addresses, password and address changes ending the other sessions, refresh-token rotation with a reuse interval
 /// and family revocation, logout scopes, ID tokens with single-use nonces
 /// (``makeIDToken(provider:subject:email:emailVerified:nonce:)``) and the server's linking
-/// rules, bans and deletion. Tests can inject latency, failures (``failNext(_:with:count:)``)
+/// rules, passkeys (verified signatures of `SoftwarePasskeyAuthenticator`'s credentials, guests
+/// upgraded in place), bans and deletion. Tests can inject latency, failures (``failNext(_:with:count:)``)
 /// and an outage (``setOffline(_:)``), and count calls (``callCount(_:)``).
 ///
 /// ```swift
@@ -38,6 +39,10 @@ public actor InMemoryAuthBackend: AuthBackend {
     /// Factor challenges by id.
     var challenges: [String: ChallengeEntry] = [:]
     var idTokens: [String: IDTokenClaims] = [:]
+    /// Passkeys by user id, oldest first.
+    var passkeyEntries: [String: [PasskeyEntry]] = [:]
+    /// Passkey ceremony challenges by id.
+    var passkeyChallenges: [String: PasskeyChallengeEntry] = [:]
     var usedNonces: Set<String> = []
     var sent: [SentCode] = []
     var failures: [Operation: [AuthError]] = [:]

@@ -8,8 +8,9 @@ import Crypto
 #endif
 
 /// A software passkey authenticator for tests and previews: ES256 (P-256) keys in memory,
-/// discoverable credentials, user presence and verification always given, attestation `none`,
-/// as Apple's and Google's synced passkeys answer.
+/// discoverable credentials, user presence and verification given (unless told otherwise),
+/// attestation `none`, as Apple's and Google's synced passkeys answer. `InMemoryAuthBackend`
+/// and a Gatehouse server verify what it signs.
 ///
 /// ```swift
 /// let authenticator = SoftwarePasskeyAuthenticator()
@@ -32,6 +33,7 @@ public final class SoftwarePasskeyAuthenticator: @unchecked Sendable {
     private var credentials: [Credential] = []
     private let origin: String?
     private let countsSignatures: Bool
+    private let verifiesUser: Bool
 
     /// Creates an authenticator.
     ///
@@ -40,13 +42,32 @@ public final class SoftwarePasskeyAuthenticator: @unchecked Sendable {
     ///     platform authenticator reports for an app with the associated domain.
     ///   - countsSignatures: Whether the signature counter grows (a security key) or stays 0
     ///     (a synced passkey, the default).
-    public init(origin: String? = nil, countsSignatures: Bool = false) {
+    ///   - verifiesUser: Whether it reports user verification (Face ID, a PIN); `false` plays a
+    ///     device without it, which servers refuse.
+    public init(origin: String? = nil, countsSignatures: Bool = false, verifiesUser: Bool = true) {
         self.origin = origin
         self.countsSignatures = countsSignatures
+        self.verifiesUser = verifiesUser
     }
 
     /// How many passkeys it holds.
     public var count: Int { lock.withLock { credentials.count } }
+
+    /// A copy holding the same passkeys, keys and counters, as a cloned authenticator would:
+    /// once the original signs, the copy's counter lags behind and a server refuses it.
+    public func clone() -> SoftwarePasskeyAuthenticator {
+        let copy = SoftwarePasskeyAuthenticator(
+            origin: origin,
+            countsSignatures: countsSignatures,
+            verifiesUser: verifiesUser
+        )
+        let held = lock.withLock { credentials }
+        copy.lock.withLock { copy.credentials = held }
+        return copy
+    }
+
+    /// The flags byte: UP, BE and BS always, UV when it verifies users, and `extra`.
+    private func flags(_ extra: UInt8) -> UInt8 { 0x19 | (verifiesUser ? 0x04 : 0) | extra }
 
     /// Creates a passkey for the request's RP and user.
     public func register(_ request: PasskeyRegistrationRequest) throws -> PasskeyRegistrationCredential {
@@ -64,7 +85,7 @@ public final class SoftwarePasskeyAuthenticator: @unchecked Sendable {
                 (.integer(-2), .bytes(point.subdata(in: 1..<33))), (.integer(-3), .bytes(point.subdata(in: 33..<65))),
             ])
         )
-        var authenticatorData = Self.prefix(rpID: request.relyingPartyID, flags: 0x5D, counter: 0)
+        var authenticatorData = Self.prefix(rpID: request.relyingPartyID, flags: flags(0x40), counter: 0)
         authenticatorData.append(Data(count: 16))
         authenticatorData.append(contentsOf: [UInt8(id.count >> 8), UInt8(id.count & 0xFF)])
         authenticatorData.append(id)
@@ -116,7 +137,7 @@ public final class SoftwarePasskeyAuthenticator: @unchecked Sendable {
             challenge: request.challenge,
             origin: origin ?? "https://\(request.relyingPartyID)"
         )
-        let authenticatorData = Self.prefix(rpID: request.relyingPartyID, flags: 0x1D, counter: credential.counter)
+        let authenticatorData = Self.prefix(rpID: request.relyingPartyID, flags: flags(0), counter: credential.counter)
         let signature = try credential.key.signature(for: authenticatorData + Data(SHA256.hash(data: clientData)))
         return PasskeyAssertionCredential(
             credentialID: credential.id,

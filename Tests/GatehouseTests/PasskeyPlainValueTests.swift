@@ -67,8 +67,10 @@ struct PasskeyPlainValueTests {
     }
 
     @Test @MainActor func aBackendWithoutPasskeysSaysSo() async throws {
-        let auth = AuthService(backend: InMemoryAuthBackend(), store: InMemorySessionStore())
+        // A backend that is not a `PasskeyBackend` (this one wraps the in-memory backend).
+        let auth = AuthService(backend: GatedBackend(InMemoryAuthBackend()), store: InMemorySessionStore())
         await auth.restoreSession()
-        await #expect(throws: AuthError.self) { _ = try await auth.passkeys.signInRequest() }
+        let error = await #expect(throws: AuthError.self) { _ = try await auth.passkeys.signInRequest() }
+        #expect(error?.code == .notSupported)
     }
 }

@@ -53,6 +53,9 @@ struct ContractSettings: Sendable {
     var apple = false
     /// Guests may sign in (`GATEHOUSE_ANONYMOUS_USERS`; the in-memory `allowsAnonymousSignIn`).
     var guests = true
+    /// Passkeys for the RP id `example.com` (`GATEHOUSE_WEBAUTHN_RP_ID`; the in-memory
+    /// `passkeyRelyingPartyID`); off otherwise.
+    var passkeys = false
 }
 
 /// The backends the contract runs against.

@@ -14,7 +14,8 @@ struct InMemoryWorld: ContractWorld {
             configuration: .init(
                 requiresEmailConfirmation: !settings.autoconfirm,
                 allowsAnonymousSignIn: settings.guests,
-                now: clock.now
+                now: clock.now,
+                passkeyRelyingPartyID: settings.passkeys ? "example.com" : nil
             )
         )
     }

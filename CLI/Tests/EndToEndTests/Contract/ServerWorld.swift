@@ -14,6 +14,11 @@ struct ServerWorld: ContractWorld {
         var environment = apple?.serverEnvironment ?? [:]
         environment["GATEHOUSE_MAILER_AUTOCONFIRM"] = settings.autoconfirm ? "true" : "false"
         environment["GATEHOUSE_ANONYMOUS_USERS"] = settings.guests ? "true" : "false"
+        if settings.passkeys {
+            environment["GATEHOUSE_WEBAUTHN_RP_ID"] = "example.com"
+            // The contract's ceremonies come from one address faster than people's would.
+            environment["GATEHOUSE_RATE_LIMIT_PASSKEY"] = "1000"
+        }
         let server = try await Self.startServer(environment)
         let backend = GoTrueBackend(configuration: .init(url: server.url), transport: HTTPTransport.urlSession())
         return ServerWorld(server: server, apple: apple, backend: backend)
