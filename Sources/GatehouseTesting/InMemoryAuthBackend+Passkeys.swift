@@ -43,7 +43,7 @@ extension InMemoryAuthBackend: PasskeyBackend {
                 code: .reauthenticationNotValid,
                 message: "The reauthentication code is wrong or has expired.",
                 recoverySuggestion: "Request a new code.",
-                httpStatus: 400
+                httpStatus: 422
             )
         }
         let (id, challenge) = issuePasskeyChallenge(.registration, userID: access.userID)
