@@ -78,7 +78,7 @@ def call(method, path, body=None, bearer=None, raw=None):
     if bearer:
         request.add_header("Authorization", f"Bearer {bearer}")
     try:
-        with urllib.request.urlopen(request) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             status, text = response.status, response.read()
     except urllib.error.HTTPError as error:
         status, text = error.code, error.read()

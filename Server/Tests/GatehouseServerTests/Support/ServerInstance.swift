@@ -1,12 +1,11 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
 import Testing
 
 #if canImport(Glibc)
 import Glibc
-#endif
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 
 /// A `gatehouse-server` process (built beside the test bundle) on a free loopback port, for
@@ -37,7 +36,8 @@ final class ServerInstance: @unchecked Sendable {
         process.standardError = log
         try process.run()
         for _ in 0..<500 {
-            if (try? await URLSession.shared.data(from: url.appendingPathComponent("health"))) != nil { return }
+            let health = await HTTPClient(timeout: .seconds(2)).send("GET", url.appendingPathComponent("health"))
+            if health.status != 0 { return }
             try await Task.sleep(for: .milliseconds(20))
         }
         kill(process.processIdentifier, SIGKILL)
@@ -76,7 +76,9 @@ enum ServerInstanceError: Error {
     case didNotStart(String)
 }
 
-/// JSON over URLSession, for talking to server processes.
+/// JSON over HTTP/1.1 to server processes, on SwiftNIO (HummingbirdTesting's `TestClient`): one
+/// connection per request and a read timeout that always fires. Not URLSession: on Linux a
+/// request to a server killed mid-answer can wait forever there (no timeout, no error).
 struct HTTPClient: Sendable {
     struct Answer: @unchecked Sendable {
         var status: Int
@@ -84,23 +86,35 @@ struct HTTPClient: Sendable {
         func string(_ key: String) -> String? { json[key] as? String }
     }
 
-    let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 64
-        configuration.timeoutIntervalForRequest = 30
-        return URLSession(configuration: configuration)
-    }()
+    var timeout: Duration = .seconds(30)
 
-    /// Sends a request; a connection failure comes back as status 0.
+    /// Sends a request; a connection failure or a timeout comes back as status 0.
     func send(_ method: String, _ url: URL, json: String? = nil, bearer: String? = nil) async -> Answer {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        request.httpBody = json.map { Data($0.utf8) }
-        guard let (data, response) = try? await session.data(for: request), let http = response as? HTTPURLResponse
-        else { return Answer(status: 0, json: [:]) }
-        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return Answer(status: http.statusCode, json: object)
+        guard let host = url.host, let port = url.port else { return Answer(status: 0, json: [:]) }
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        var target = url.path.isEmpty ? "/" : url.path
+        if let query = url.query { target += "?" + query }
+        let request = TestClient.Request(
+            target,
+            method: HTTPRequest.Method(method) ?? .get,
+            authority: "\(host):\(port)",
+            headers: headers,
+            body: json.map { ByteBuffer(string: $0) }
+        )
+        do {
+            let response = try await TestClient.withClient(
+                host: host,
+                port: port,
+                configuration: .init(timeout: timeout)
+            ) { client in
+                try await client.execute(request)
+            }
+            let data = response.body.map { Data($0.readableBytesView) } ?? Data()
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+            return Answer(status: Int(response.status.code), json: object)
+        } catch {
+            return Answer(status: 0, json: [:])
+        }
     }
 }
