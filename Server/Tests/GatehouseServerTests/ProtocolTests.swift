@@ -226,6 +226,6 @@ struct ProtocolTests {
         var shared = configuration
         shared.serverSecret = nil
         #expect(throws: ConfigurationError.self) { try ServerDatabase.serverSecret(for: shared) }
-        #expect(PostgresExecutor.numberedPlaceholders("a = ? AND b IN (?, ?)") == "a = $1 AND b IN ($2, $3)")
+        #expect(PostgresStatement.numberedPlaceholders("a = ? AND b IN (?, ?)") == "a = $1 AND b IN ($2, $3)")
     }
 }

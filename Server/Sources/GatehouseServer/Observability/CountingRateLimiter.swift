@@ -26,4 +26,10 @@ struct CountingRateLimiter: RateLimiter {
         if retry != nil { AuthMetrics.rateLimited(bucket) }
         return retry
     }
+
+    func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
+        let waits = try await base.isLimited(windows, key: key, now: now)
+        for (window, wait) in zip(windows, waits) where wait != nil { AuthMetrics.rateLimited(window.bucket) }
+        return waits
+    }
 }

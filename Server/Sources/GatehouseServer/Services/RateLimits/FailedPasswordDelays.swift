@@ -6,23 +6,17 @@ import Foundation
 /// guessing from elsewhere slows only themselves: the owner signs in from their own network,
 /// and a code sign-in is never held back.
 struct FailedPasswordDelays: Sendable {
-    /// One window of failures: how many, over how long.
-    struct Tier: Sendable {
-        let bucket: RateLimitBucket
-        let limit: Int
-        let window: TimeInterval
-    }
-
     let limiter: any RateLimiter
-    let tiers: [Tier]
+    /// The windows of failures: how many, over how long.
+    let tiers: [RateLimitWindow]
 
     init(limiter: any RateLimiter, dailyLimit: Int) {
         self.limiter = limiter
         tiers = [
-            Tier(bucket: .failedPasswordMinute, limit: 5, window: 60),
-            Tier(bucket: .failedPasswordTenMinutes, limit: 10, window: 600),
-            Tier(bucket: .failedPasswordHour, limit: 20, window: 3600),
-            Tier(bucket: .failedPassword, limit: dailyLimit, window: 86_400),
+            RateLimitWindow(bucket: .failedPasswordMinute, limit: 5, window: 60),
+            RateLimitWindow(bucket: .failedPasswordTenMinutes, limit: 10, window: 600),
+            RateLimitWindow(bucket: .failedPasswordHour, limit: 20, window: 3600),
+            RateLimitWindow(bucket: .failedPassword, limit: dailyLimit, window: 86_400),
         ]
     }
 
@@ -31,22 +25,11 @@ struct FailedPasswordDelays: Sendable {
         "\(account)|\(ClientAddress.limitKey(client))"
     }
 
-    /// 429 with `Retry-After` (the longest wait of the tiers that are full) before any bcrypt.
+    /// 429 with `Retry-After` (the longest wait of the tiers that are full) before any bcrypt,
+    /// from one look at every tier.
     func check(account: String, client: String, now: Date) async throws {
-        let key = Self.key(account: account, client: client)
-        var wait: Int?
-        for tier in tiers {
-            if let retry = try await limiter.isLimited(
-                tier.bucket,
-                key: key,
-                limit: tier.limit,
-                window: tier.window,
-                now: now
-            ) {
-                wait = max(wait ?? 0, retry)
-            }
-        }
-        if let wait { throw APIError.rateLimited(retryAfter: wait) }
+        let waits = try await limiter.isLimited(tiers, key: Self.key(account: account, client: client), now: now)
+        if let wait = waits.compactMap({ $0 }).max() { throw APIError.rateLimited(retryAfter: wait) }
     }
 
     /// Counts a failure in every tier.

@@ -21,4 +21,8 @@ struct NetworkKeyedRateLimiter: RateLimiter {
     {
         try await base.isLimited(bucket, key: ClientAddress.limitKey(key), limit: limit, window: window, now: now)
     }
+
+    func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
+        try await base.isLimited(windows, key: ClientAddress.limitKey(key), now: now)
+    }
 }

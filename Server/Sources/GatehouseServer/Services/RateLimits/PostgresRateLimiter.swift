@@ -2,29 +2,93 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Rate-limit windows in PostgreSQL's `rate_limits` table, one atomic upsert per request, so
-/// every instance counts against the same limit.
+/// Rate-limit windows in PostgreSQL's `rate_limits` table (UNLOGGED: its commits wait for no
+/// disk flush), one atomic upsert per request, so every instance counts against the same limit.
+/// Both statements are named prepared statements, parsed once per connection.
 struct PostgresRateLimiter: RateLimiter {
     let client: PostgresClient
     let logger: Logger
 
-    func hit(_ bucket: RateLimitBucket, key: String, limit: Int, window: TimeInterval, now: Date) async throws {
-        let id = "\(bucket.rawValue)|\(key)"
-        let seconds = now.timeIntervalSince1970
-        let cap = limit >= Int(Int32.max) ? Int(Int32.max) : limit + 1
-        let rows = try await client.query(
-            """
-            INSERT INTO rate_limits (id, window_start, count) VALUES (\(id), \(seconds), 1)
+    /// Counts one request in the window of `id` (a new window when the old one has passed) and
+    /// returns the window's start and count; the count stops at `cap`.
+    struct Hit: PostgresPreparedStatement {
+        static let name = "gh_rate_limit_hit"
+        static let sql = """
+            INSERT INTO rate_limits (id, window_start, count) VALUES ($1, $2, 1)
             ON CONFLICT (id) DO UPDATE SET
-                window_start = CASE WHEN rate_limits.window_start <= \(seconds - window)
+                window_start = CASE WHEN rate_limits.window_start <= $3
                     THEN excluded.window_start ELSE rate_limits.window_start END,
-                count = CASE WHEN rate_limits.window_start <= \(seconds - window)
-                    THEN 1 ELSE LEAST(rate_limits.count + 1, \(cap)) END
+                count = CASE WHEN rate_limits.window_start <= $3
+                    THEN 1 ELSE LEAST(rate_limits.count + 1, $4) END
             RETURNING window_start, count
-            """,
-            logger: logger
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .float8, .float8, .int8]
+        typealias Row = (Double, Int)
+
+        var id: String
+        var now: Double
+        var windowOpenedBefore: Double
+        var cap: Int
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(id)
+            bindings.append(now)
+            bindings.append(windowOpenedBefore)
+            bindings.append(cap)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// The window of `id` if it opened after `windowOpenedAfter`: its start and count.
+    struct Window: PostgresPreparedStatement {
+        static let name = "gh_rate_limit_window"
+        static let sql = "SELECT window_start, count FROM rate_limits WHERE id = $1 AND window_start > $2"
+        static let bindingDataTypes: [PostgresDataType] = [.text, .float8]
+        typealias Row = (Double, Int)
+
+        var id: String
+        var windowOpenedAfter: Double
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(id)
+            bindings.append(windowOpenedAfter)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// The windows of `ids`: their ids, starts and counts.
+    struct Windows: PostgresPreparedStatement {
+        static let name = "gh_rate_limit_windows"
+        static let sql = "SELECT id, window_start, count FROM rate_limits WHERE id = ANY($1)"
+        static let bindingDataTypes: [PostgresDataType] = [.textArray]
+        typealias Row = (String, Double, Int)
+
+        var ids: [String]
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(ids)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    func hit(_ bucket: RateLimitBucket, key: String, limit: Int, window: TimeInterval, now: Date) async throws {
+        let seconds = now.timeIntervalSince1970
+        let statement = Hit(
+            id: "\(bucket.rawValue)|\(key)",
+            now: seconds,
+            windowOpenedBefore: seconds - window,
+            cap: limit >= Int(Int32.max) ? Int(Int32.max) : limit + 1
         )
-        for try await (start, count) in rows.decode((Double, Int).self) where count > limit {
+        for try await (start, count) in try await client.execute(statement, logger: logger) where count > limit {
             throw APIError.rateLimited(retryAfter: Int((window - (seconds - start)).rounded(.up)))
         }
     }
@@ -38,15 +102,26 @@ struct PostgresRateLimiter: RateLimiter {
     ) async throws
         -> Int?
     {
-        let id = "\(bucket.rawValue)|\(key)"
         let seconds = now.timeIntervalSince1970
-        let rows = try await client.query(
-            "SELECT window_start, count FROM rate_limits WHERE id = \(id) AND window_start > \(seconds - window)",
-            logger: logger
-        )
-        for try await (start, count) in rows.decode((Double, Int).self) where count >= limit {
+        let statement = Window(id: "\(bucket.rawValue)|\(key)", windowOpenedAfter: seconds - window)
+        for try await (start, count) in try await client.execute(statement, logger: logger) where count >= limit {
             return Int((window - (seconds - start)).rounded(.up))
         }
         return nil
+    }
+
+    func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
+        let seconds = now.timeIntervalSince1970
+        var found: [String: (start: Double, count: Int)] = [:]
+        let ids = windows.map { "\($0.bucket.rawValue)|\(key)" }
+        for try await (id, start, count) in try await client.execute(Windows(ids: ids), logger: logger) {
+            found[id] = (start, count)
+        }
+        return zip(windows, ids).map { window, id in
+            guard let (start, count) = found[id], start > seconds - window.window, count >= window.limit else {
+                return nil
+            }
+            return Int((window.window - (seconds - start)).rounded(.up))
+        }
     }
 }

@@ -16,6 +16,14 @@ enum RateLimitBucket: String, Sendable {
     case failedPasswordMinute, failedPasswordTenMinutes, failedPasswordHour
 }
 
+/// One window a look at several (``RateLimiter/isLimited(_:key:now:)``) checks: a bucket, its
+/// limit and its length.
+struct RateLimitWindow: Sendable {
+    let bucket: RateLimitBucket
+    let limit: Int
+    let window: TimeInterval
+}
+
 /// Fixed-window request counters per bucket and key (a client address or an account): in
 /// memory for one SQLite server (``MemoryRateLimiter``), in the database when several
 /// instances share PostgreSQL (``PostgresRateLimiter``).
@@ -32,4 +40,21 @@ protocol RateLimiter: Sendable {
         now: Date
     ) async throws
         -> Int?
+
+    /// For each of `windows` (all counted under `key`), seconds until it reopens when it is
+    /// full, else `nil`, without counting: ``isLimited(_:key:limit:window:now:)`` for each, in
+    /// one look where the store allows (PostgreSQL: one statement).
+    func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?]
+}
+
+extension RateLimiter {
+    func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
+        var waits: [Int?] = []
+        for window in windows {
+            waits.append(
+                try await isLimited(window.bucket, key: key, limit: window.limit, window: window.window, now: now)
+            )
+        }
+        return waits
+    }
 }

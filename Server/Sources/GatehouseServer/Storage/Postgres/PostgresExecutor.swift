@@ -1,10 +1,23 @@
 import PostgresNIO
+import Synchronization
 
-/// Statements on one leased PostgreSQL connection inside its transaction: `?` placeholders
-/// become `$1…$n`, values are bound (never interpolated), rows are read into ``SQLRow``s.
+/// Statements on one leased PostgreSQL connection (inside its transaction, or a read): values
+/// are bound (never interpolated), rows are read into ``SQLRow``s. Each statement runs as a
+/// named prepared statement (``PostgresStatement``), parsed and planned once per connection.
+///
+/// After a statement fails, the rest of this executor's statements run unnamed: inside a
+/// transaction PostgreSQL refuses every statement until the rollback, and a statement first
+/// prepared then would stay refused on the connection (PostgresNIO remembers a failed
+/// preparation by name).
 struct PostgresExecutor: SQLExecutor {
     let connection: PostgresConnection
     let logger: Logger
+    private let failed = FailureFlag()
+
+    init(connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
 
     var dialect: SQLDialect { .postgres }
 
@@ -22,24 +35,37 @@ struct PostgresExecutor: SQLExecutor {
             case .null: bindings.appendNull()
             }
         }
-        let query = PostgresQuery(unsafeSQL: Self.numberedPlaceholders(sql), binds: bindings)
         do {
-            var result: [SQLRow] = []
-            var columns: SQLColumns?
-            for try await row in try await connection.query(query, logger: logger) {
-                var values: [SQLValue] = []
-                var names: [String] = []
-                for cell in row {
-                    values.append(try Self.value(of: cell))
-                    if columns == nil { names.append(cell.columnName) }
-                }
-                if columns == nil { columns = SQLColumns(names: names) }
-                result.append(SQLRow(columns: columns!, values: values))
+            if !failed.isSet, let statement = PostgresStatement.named(sql, types: binds.map(\.postgresType)) {
+                return try await Self.collect(try await connection.execute(statement, bindings, logger: logger))
             }
-            return result
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-            throw SQLError.uniqueViolation
+            let query = PostgresQuery(unsafeSQL: PostgresStatement.numberedPlaceholders(sql), binds: bindings)
+            return try await Self.collect(try await connection.query(query, logger: logger))
+        } catch let error as PSQLError {
+            failed.set()
+            if error.serverInfo?[.sqlState] == "23505" { throw SQLError.uniqueViolation }
+            throw error
+        } catch {
+            failed.set()
+            throw error
         }
+    }
+
+    private static func collect(_ rows: some AsyncSequence<PostgresRow, any Error>) async throws -> [SQLRow] {
+        var result: [SQLRow] = []
+        var columns: SQLColumns?
+        for try await row in rows {
+            var values: [SQLValue] = []
+            values.reserveCapacity(columns?.names.count ?? 16)
+            var names: [String] = []
+            for cell in row {
+                values.append(try value(of: cell))
+                if columns == nil { names.append(cell.columnName) }
+            }
+            if columns == nil { columns = SQLColumns(names: names) }
+            result.append(SQLRow(columns: columns!, values: values))
+        }
+        return result
     }
 
     private static func value(of cell: PostgresCell) throws -> SQLValue {
@@ -52,19 +78,22 @@ struct PostgresExecutor: SQLExecutor {
         }
     }
 
-    /// `?` → `$1`, `$2`, … (the shared SQL has no `?` inside literals).
-    static func numberedPlaceholders(_ sql: String) -> String {
-        var output = ""
-        output.reserveCapacity(sql.count + 16)
-        var index = 0
-        for character in sql {
-            if character == "?" {
-                index += 1
-                output += "$\(index)"
-            } else {
-                output.append(character)
-            }
+    /// Set once a statement of this executor has failed.
+    private final class FailureFlag: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .relaxed) }
+        func set() { value.store(true, ordering: .relaxed) }
+    }
+}
+
+extension SQLValue {
+    /// The type a value is bound as (a `NULL` is untyped: PostgreSQL infers it).
+    var postgresType: PostgresDataType {
+        switch self {
+        case .text: .text
+        case .float: .float8
+        case .integer: .int8
+        case .null: .null
         }
-        return output
     }
 }
