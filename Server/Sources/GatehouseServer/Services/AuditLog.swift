@@ -13,6 +13,11 @@ struct AuditLog: Sendable {
         detail: String? = nil,
         in tx: any StorageTransaction
     ) async throws {
-        try await tx.appendAudit(AuditEntry(at: now(), action: action, actorID: actor, ip: ip, detail: detail))
+        try await tx.appendAudit(entry(action, actor: actor, ip: ip, detail: detail))
+    }
+
+    /// The line for `action` by `actor` from `ip`, now, for a write that appends it itself.
+    func entry(_ action: String, actor: UUID?, ip: String?, detail: String? = nil) -> AuditEntry {
+        AuditEntry(at: now(), action: action, actorID: actor, ip: ip, detail: detail)
     }
 }

@@ -30,6 +30,15 @@ public protocol AuthStorage: Sendable {
     )
         async throws -> Result
 
+    /// Runs `body`, a single write statement that is atomic by itself, in the cheapest way the
+    /// database commits it: PostgreSQL sends it without `BEGIN` and `COMMIT` (one round trip),
+    /// SQLite runs it as ``transaction(_:)`` (sharing a group commit). As with
+    /// ``transaction(_:)``, `body` may run more than once and must have no effect outside `tx`.
+    func autocommit<Result: Sendable>(
+        _ body: @escaping @Sendable (_ tx: any StorageTransaction) async throws -> Result
+    )
+        async throws -> Result
+
     /// Runs `body` outside any write transaction, for reads only: each statement sees the latest
     /// committed data and waits for no writer (SQLite: a query-only WAL reader connection).
     /// Use ``transaction(_:)`` when several reads must agree or anything is written.
@@ -45,4 +54,14 @@ public protocol AuthStorage: Sendable {
 
     /// Closes the database.
     func close() async throws
+}
+
+extension AuthStorage {
+    public func autocommit<Result: Sendable>(
+        _ body: @escaping @Sendable (_ tx: any StorageTransaction) async throws -> Result
+    )
+        async throws -> Result
+    {
+        try await transaction(body)
+    }
 }

@@ -11,10 +11,17 @@ public protocol StorageTransaction: StorageReader, PasskeyWriter, AppleTokenWrit
     func deleteUser(id: UUID) async throws
 
     func insertSession(_ session: SessionRecord) async throws
-    /// Moves the counter from `expected` to `expected + 1` if it is still `expected`, and records
-    /// the time and the client address `ip` of the refresh.
+    /// Moves the counter from `expected` to `expected + 1` if it is still `expected`, records
+    /// the time and the client address `ip` of the refresh and, if it did, appends `audit`: one
+    /// statement on PostgreSQL, so that it can run in ``AuthStorage/autocommit(_:)``.
     /// - Returns: whether this call won the rotation.
-    func rotateSession(id: UUID, expectedCounter: Int64, at now: Date, from ip: String?) async throws -> Bool
+    func rotateSession(
+        id: UUID,
+        expectedCounter: Int64,
+        at now: Date,
+        from ip: String?,
+        audit: AuditEntry
+    ) async throws -> Bool
     func deleteSession(id: UUID) async throws
     /// Deletes the session `id` if it belongs to `userID`; returns whether it did.
     func deleteSession(id: UUID, userID: UUID) async throws -> Bool

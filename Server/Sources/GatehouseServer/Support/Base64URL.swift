@@ -39,6 +39,25 @@ enum Base64URL {
         }
     }
 
+    /// The bytes of text that ``isCanonical(_:)`` accepted (4 characters to 3 bytes, no
+    /// padding), or `nil` when it is not base64url after all.
+    static func decodeCanonical(_ text: Substring) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for byte in text.utf8 {
+            guard let value = sextet(byte) else { return nil }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                bytes.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        return bytes
+    }
+
     /// The bytes of unpadded (or padded-free) base64url text, or `nil` for anything else.
     static func decode(_ text: String) -> [UInt8]? {
         guard text.utf8.allSatisfy({ $0 < 0x80 }),

@@ -7,6 +7,8 @@ import JWTKit
 /// secret is configured. One key collection holds only our own keys, never a provider's.
 struct TokenService: Sendable {
     let keys: JWTKeyCollection
+    /// Verifies tokens naming one of `keys` without a hop onto the collection's actor.
+    let verifier: AccessTokenVerifier
     let signingKid: JWKIdentifier
     /// The public JWKs, for `/.well-known/jwks.json` (empty for HS256).
     let publicJWKs: [[String: JSONValue]]
@@ -28,6 +30,7 @@ struct TokenService: Sendable {
             await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: "hs256")
             return TokenService(
                 keys: keys,
+                verifier: AccessTokenVerifier(algorithms: ["hs256": try await keys.getKey(for: "hs256")]),
                 signingKid: "hs256",
                 publicJWKs: [],
                 issuer: configuration.issuer,
@@ -37,9 +40,11 @@ struct TokenService: Sendable {
         }
         let stored = try await loadSealedKeys(storage: storage, vault: vault, now: now)
         var jwks: [[String: JSONValue]] = []
+        var algorithms: [String: any JWTAlgorithm] = [:]
         for record in stored {
             let key = try ES256PrivateKey(pem: try vault.open(record.privatePEM, kid: record.kid))
             await keys.add(ecdsa: key, kid: JWKIdentifier(string: record.kid))
+            algorithms[record.kid] = try await keys.getKey(for: JWKIdentifier(string: record.kid))
             if let parameters = key.publicKey.parameters {
                 jwks.append([
                     "kty": "EC", "crv": "P-256", "x": .string(parameters.x), "y": .string(parameters.y),
@@ -50,6 +55,7 @@ struct TokenService: Sendable {
         let signing = stored.max { $0.createdAt < $1.createdAt }!
         return TokenService(
             keys: keys,
+            verifier: AccessTokenVerifier(algorithms: algorithms),
             signingKid: JWKIdentifier(string: signing.kid),
             publicJWKs: jwks,
             issuer: configuration.issuer,
@@ -156,7 +162,11 @@ struct TokenService: Sendable {
         }
         let claims: VerifiedAccess
         do {
-            claims = try await keys.verify(token, as: VerifiedAccess.self)
+            if let verified = try await verifier.verify(token) {
+                claims = verified
+            } else {
+                claims = try await keys.verify(token, as: VerifiedAccess.self)
+            }
         } catch {
             throw APIError.badJWT("signature is invalid")
         }

@@ -2,11 +2,18 @@ import Foundation
 import GatehouseCore
 import HTTPTypes
 
-/// `POST /token?grant_type=refresh_token`: reads the session, applies ``RefreshDecision`` in one
-/// transaction, and signs the answer after the commit.
+/// `POST /token?grant_type=refresh_token`: reads the session, applies ``RefreshDecision``, and
+/// signs the answer after the commit.
 ///
-/// A rotation is one conditional `UPDATE` of the counter; when it loses to a concurrent request
-/// (another instance, or a queued request), the fresh row decides again.
+/// The common cases take two statements: the session and its user are read without a
+/// transaction, and a rotation is then one conditional `UPDATE` of the counter that also appends
+/// the audit line (``StorageTransaction/rotateSession(id:expectedCounter:at:from:audit:)``), on
+/// PostgreSQL without `BEGIN`/`COMMIT`. The counter condition makes the read safe: the session's
+/// salt and sign-in time never change, and any refresh, elevation or end moves or removes the
+/// counter. When the rotation loses to a concurrent request (another instance, or a queued
+/// request), the fresh row decides again. Answers that change nothing (the current token for a
+/// replay, not found) write nothing; decisions that end sessions run in one transaction that
+/// reads the row again.
 struct RefreshRotation: Sendable {
     let storage: any AuthStorage
     let refreshTokens: RefreshTokenCodec
@@ -30,7 +37,37 @@ struct RefreshRotation: Sendable {
             AuthMetrics.refresh(.notFound)
             throw Self.notFound
         }
-        let (outcome, counted): (Outcome, AuthMetrics.RefreshOutcome) = try await storage.transaction { tx in
+        let row = try await storage.read { try await $0.sessionWithUser(id: parsed.sessionID) }
+        let decision = RefreshDecision.decide(
+            row: row,
+            presented: parsed.counter,
+            isAuthentic: row.map { refreshTokens.isAuthentic(parsed, for: $0.0) } ?? false,
+            now: now,
+            rules: rules
+        )
+        let (outcome, counted): (Outcome, AuthMetrics.RefreshOutcome)
+        if case .rotate = decision, let (session, user) = row {
+            (outcome, counted) = try await rotate(session, user: user, presented: parsed.counter, ip: ip, now: now)
+        } else if let unchanged = Self.withoutWrites(decision, row: row) {
+            (outcome, counted) = unchanged
+        } else {
+            (outcome, counted) = try await decideInTransaction(parsed, ip: ip, now: now)
+        }
+        AuthMetrics.refresh(counted)
+        switch outcome {
+        case .session(let grant): return try await sessions.answer(grant, now: now)
+        case .failure(let error): throw error
+        }
+    }
+
+    /// Reads the row again inside a transaction and applies what it decides (the decisions that
+    /// end sessions, whose writes must agree with the row they read).
+    private func decideInTransaction(
+        _ parsed: RefreshTokenCodec.Parsed,
+        ip: String,
+        now: Date
+    ) async throws -> (Outcome, AuthMetrics.RefreshOutcome) {
+        try await storage.transaction { tx in
             let row = try await tx.sessionWithUser(id: parsed.sessionID)
             let decision = RefreshDecision.decide(
                 row: row,
@@ -50,10 +87,48 @@ struct RefreshRotation: Sendable {
                 now: now
             )
         }
-        AuthMetrics.refresh(counted)
-        switch outcome {
-        case .session(let grant): return try await sessions.answer(grant, now: now)
-        case .failure(let error): throw error
+    }
+
+    /// Moves the session's counter on if it is still the one read, with its audit line, in one
+    /// statement; a lost race reads the winner's row and decides again.
+    private func rotate(
+        _ session: SessionRecord,
+        user: UserRecord,
+        presented: Int64,
+        ip: String,
+        now: Date
+    ) async throws -> (Outcome, AuthMetrics.RefreshOutcome) {
+        let line = audit.entry("token_refreshed", actor: user.id, ip: ip)
+        let won = try await storage.autocommit { tx in
+            try await tx.rotateSession(id: session.id, expectedCounter: session.counter, at: now, from: ip, audit: line)
+        }
+        guard won else {
+            let current = try await storage.read { try await $0.session(id: session.id) }
+            return Self.afterLostRotation(current, user: user, presented: presented)
+        }
+        return Self.rotated(session, user: user)
+    }
+
+    /// The outcome of a decision that writes nothing (the current token, or not found); `nil`
+    /// for the others.
+    private static func withoutWrites(
+        _ decision: RefreshDecision,
+        row: (SessionRecord, UserRecord)?
+    ) -> (Outcome, AuthMetrics.RefreshOutcome)? {
+        switch decision {
+        case .answerCurrent(let replay):
+            guard let (session, user) = row else { return (.failure(notFound), .notFound) }
+            let counted: AuthMetrics.RefreshOutcome =
+                switch replay {
+                case .directParent: .parentReplay
+                case .withinReuseInterval: .reuseInsideInterval
+                case .concurrentRotation: .concurrentRotation
+                }
+            return (.session(SessionGrant(user: user, session: session, counter: session.counter)), counted)
+        case .notFound:
+            return (.failure(notFound), .notFound)
+        case .rotate, .revokeForReuse, .expired, .inactive, .banned:
+            return nil
         }
     }
 
@@ -66,29 +141,23 @@ struct RefreshRotation: Sendable {
         in tx: any StorageTransaction,
         now: Date
     ) async throws -> (Outcome, AuthMetrics.RefreshOutcome) {
+        if let unchanged = Self.withoutWrites(decision, row: (session, user)) { return unchanged }
         switch decision {
         case .rotate:
-            guard try await tx.rotateSession(id: session.id, expectedCounter: session.counter, at: now, from: ip) else {
-                // Another request's UPDATE held the row lock and has committed: read its child.
-                let current = try await tx.session(id: session.id)
-                let again = RefreshDecision.afterLostRotation(current: current, presented: presented)
-                guard case .answerCurrent = again, let current else { return (.failure(Self.notFound), .notFound) }
-                return (
-                    .session(SessionGrant(user: user, session: current, counter: current.counter)), .concurrentRotation
+            let line = audit.entry("token_refreshed", actor: user.id, ip: ip)
+            guard
+                try await tx.rotateSession(
+                    id: session.id,
+                    expectedCounter: session.counter,
+                    at: now,
+                    from: ip,
+                    audit: line
                 )
+            else {
+                let current = try await tx.session(id: session.id)
+                return Self.afterLostRotation(current, user: user, presented: presented)
             }
-            var rotated = session
-            rotated.counter += 1
-            try await audit.record("token_refreshed", actor: user.id, ip: ip, in: tx)
-            return (.session(SessionGrant(user: user, session: rotated, counter: rotated.counter)), .rotated)
-        case .answerCurrent(let replay):
-            let counted: AuthMetrics.RefreshOutcome =
-                switch replay {
-                case .directParent: .parentReplay
-                case .withinReuseInterval: .reuseInsideInterval
-                case .concurrentRotation: .concurrentRotation
-                }
-            return (.session(SessionGrant(user: user, session: session, counter: session.counter)), counted)
+            return Self.rotated(session, user: user)
         case .revokeForReuse:
             try await tx.deleteSession(id: session.id)
             try await audit.record("token_revoked", actor: user.id, ip: ip, detail: "refresh token reuse", in: tx)
@@ -100,9 +169,27 @@ struct RefreshRotation: Sendable {
         case .banned:
             try await tx.deleteSessions(userID: user.id, except: nil)
             return (.failure(APIError.userBanned), .banned)
-        case .notFound:
+        case .answerCurrent, .notFound:
             return (.failure(Self.notFound), .notFound)
         }
+    }
+
+    private static func rotated(_ session: SessionRecord, user: UserRecord) -> (Outcome, AuthMetrics.RefreshOutcome) {
+        var rotated = session
+        rotated.counter += 1
+        return (.session(SessionGrant(user: user, session: rotated, counter: rotated.counter)), .rotated)
+    }
+
+    /// A rotation lost its conditional update: another request's update held the row lock and
+    /// has committed, so `current` (read afterwards) shows its child.
+    private static func afterLostRotation(
+        _ current: SessionRecord?,
+        user: UserRecord,
+        presented: Int64
+    ) -> (Outcome, AuthMetrics.RefreshOutcome) {
+        let again = RefreshDecision.afterLostRotation(current: current, presented: presented)
+        guard case .answerCurrent = again, let current else { return (.failure(notFound), .notFound) }
+        return (.session(SessionGrant(user: user, session: current, counter: current.counter)), .concurrentRotation)
     }
 
     private static let notFound = APIError(

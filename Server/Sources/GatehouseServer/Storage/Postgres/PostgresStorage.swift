@@ -117,6 +117,22 @@ public final class PostgresStorage: AuthStorage {
         }
     }
 
+    public func autocommit<Result: Sendable>(
+        _ body: @escaping @Sendable (any StorageTransaction) async throws -> Result
+    )
+        async throws -> Result
+    {
+        let logger = logger
+        let start = ContinuousClock.now
+        var failed = true
+        defer { AuthMetrics.transaction("postgres", duration: start.duration(to: .now), failed: failed) }
+        let result = try await client.withConnection { connection in
+            try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
+        }
+        failed = false
+        return result
+    }
+
     /// Rate limits kept in this database, shared by every instance.
     var rateLimiter: PostgresRateLimiter { PostgresRateLimiter(client: client, logger: logger) }
 

@@ -44,14 +44,16 @@ extension SQLTransaction {
     }
 
     func appendAudit(_ entry: AuditEntry) async throws {
-        _ = try await query(
-            "INSERT INTO audit_log (at, action, actor_id, ip, detail) VALUES (?, ?, ?, ?, ?)",
-            [
-                .float(entry.at.timeIntervalSince1970), .text(entry.action),
-                entry.actorID.map { .text($0.key) } ?? .null,
-                entry.ip.map(SQLValue.text) ?? .null, entry.detail.map(SQLValue.text) ?? .null,
-            ]
-        )
+        _ = try await query("\(Self.auditInsert) VALUES (?, ?, ?, ?, ?)", Self.auditBinds(entry))
+    }
+
+    static let auditInsert = "INSERT INTO audit_log (at, action, actor_id, ip, detail)"
+
+    static func auditBinds(_ entry: AuditEntry) -> [SQLValue] {
+        [
+            .float(entry.at.timeIntervalSince1970), .text(entry.action), entry.actorID.map { .text($0.key) } ?? .null,
+            entry.ip.map(SQLValue.text) ?? .null, entry.detail.map(SQLValue.text) ?? .null,
+        ]
     }
 
     func auditEntries(limit: Int) async throws -> [AuditEntry] {

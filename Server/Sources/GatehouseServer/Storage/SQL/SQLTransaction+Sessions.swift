@@ -66,8 +66,7 @@ extension SQLTransaction {
             createdAt: row.date("s_created_at") ?? Date(timeIntervalSince1970: 0),
             refreshedAt: row.date("s_refreshed_at") ?? Date(timeIntervalSince1970: 0),
             rotatedAt: row.date("s_rotated_at"),
-            amr: (try? JSONText.decoder.decode([AMREntry].self, from: Data((row.column("s_amr")?.string ?? "[]").utf8)))
-                ?? [],
+            amr: AMRText.entries(row.column("s_amr")?.string),
             device: row.column("s_device")?.string,
             createdIP: row.column("s_created_ip")?.string,
             refreshedIP: row.column("s_refreshed_ip")?.string
@@ -77,20 +76,38 @@ extension SQLTransaction {
         return session
     }
 
-    func rotateSession(id: UUID, expectedCounter: Int64, at now: Date, from ip: String?) async throws -> Bool {
-        let rows = try await query(
-            """
-            UPDATE sessions SET counter = counter + 1, rotated_at = ?, refreshed_at = ?, refreshed_ip = ?
-            WHERE id = ? AND counter = ? RETURNING counter
-            """,
-            [
-                .float(now.timeIntervalSince1970), .float(now.timeIntervalSince1970), ip.map(SQLValue.text) ?? .null,
-                .text(id.key),
-                .integer(Int(expectedCounter)),
-            ]
-        )
-        return !rows.isEmpty
+    func rotateSession(
+        id: UUID,
+        expectedCounter: Int64,
+        at now: Date,
+        from ip: String?,
+        audit: AuditEntry
+    ) async throws -> Bool {
+        let rotation: [SQLValue] = [
+            .float(now.timeIntervalSince1970), .float(now.timeIntervalSince1970), ip.map(SQLValue.text) ?? .null,
+            .text(id.key), .integer(Int(expectedCounter)),
+        ]
+        switch executor.dialect {
+        case .postgres:
+            // The audit line is inserted only from the row the update returns: one statement.
+            return !(try await query(Self.postgresRotation, rotation + Self.auditBinds(audit)).isEmpty)
+        case .sqlite:
+            guard !(try await query("\(Self.rotation) RETURNING counter", rotation).isEmpty) else { return false }
+            try await appendAudit(audit)
+            return true
+        }
     }
+
+    private static let rotation = """
+        UPDATE sessions SET counter = counter + 1, rotated_at = ?, refreshed_at = ?, refreshed_ip = ?
+        WHERE id = ? AND counter = ?
+        """
+
+    private static let postgresRotation = """
+        WITH rotated AS (\(rotation) RETURNING counter),
+        logged AS (\(auditInsert) SELECT ?, ?, ?, ?, ? FROM rotated)
+        SELECT counter FROM rotated
+        """
 
     func deleteSession(id: UUID) async throws {
         _ = try await query("DELETE FROM sessions WHERE id = ?", [.text(id.key)])

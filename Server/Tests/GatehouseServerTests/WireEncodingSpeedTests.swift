@@ -1,0 +1,148 @@
+import Foundation
+import GatehouseCore
+import Testing
+
+@testable import GatehouseServer
+
+/// The hand-written paths of a bearer request (``UserJSON``, ``AMRText``,
+/// ``Base64URL/decodeCanonical(_:)``) give exactly what the general ones give.
+@Suite("Per-request encoding shortcuts")
+struct WireEncodingSpeedTests {
+    static let strings = [
+        "ada@example.com", "a/b@example.com", "quote\"@example.com", "back\\slash", "tab\there", "line\nbreak",
+        "\u{1}\u{1f}", "\u{7f}", "é@exämple.com", "😀", "\u{2028}", "", " ", "authenticated", "service_role",
+    ]
+
+    static func dates(_ random: inout some RandomNumberGenerator) -> [Date?] {
+        [
+            nil, Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1.9996), Date(timeIntervalSince1970: -0.5),
+            Date(timeIntervalSince1970: -86_400 * 400), Date(timeIntervalSince1970: 253_402_300_800.5),
+            Date(timeIntervalSince1970: 1e15), Date.distantPast, Date.distantFuture,
+            Date(timeIntervalSince1970: Double.random(in: 0..<4_102_444_800, using: &random)),
+            Date(
+                timeIntervalSince1970: Double(Int.random(in: 1_600_000_000_000..<1_900_000_000_000, using: &random))
+                    / 1000
+            ),
+        ]
+    }
+
+    @Test func userJSONIsTheEncodersBytes() throws {
+        let encoder = WireCoding.makeEncoder()
+        var random = SystemRandomNumberGenerator()
+        let identity = WireIdentity(
+            identityID: UUID(),
+            id: "sub-1",
+            userID: UUID(),
+            identityData: ["email": .string("a/\"b\"@example.com"), "n": .number(1.5)],
+            provider: "email",
+            email: "a@example.com",
+            lastSignInAt: nil,
+            createdAt: Date(timeIntervalSince1970: 1_700_000_000.25),
+            updatedAt: Date(timeIntervalSince1970: 1_700_000_001)
+        )
+        let factor = WireFactor(
+            id: UUID(),
+            status: "verified",
+            friendlyName: "phone \"2\"",
+            factorType: "totp",
+            createdAt: Date(timeIntervalSince1970: 1_700_000_000.125),
+            updatedAt: Date(timeIntervalSince1970: 1_700_000_100)
+        )
+        for round in 0..<400 {
+            let dates = Self.dates(&random)
+            func date() -> Date? { dates.randomElement(using: &random)! }
+            func text() -> String? { round % 3 == 0 ? nil : Self.strings.randomElement(using: &random)! }
+            let user = WireUser(
+                id: UUID(),
+                aud: text() ?? "authenticated",
+                role: text() ?? "authenticated",
+                email: text(),
+                phone: text() ?? "",
+                emailConfirmedAt: date(),
+                phoneConfirmedAt: date(),
+                confirmedAt: date(),
+                confirmationSentAt: date(),
+                invitedAt: date(),
+                recoverySentAt: date(),
+                newEmail: text(),
+                emailChangeSentAt: date(),
+                reauthenticationSentAt: date(),
+                lastSignInAt: date(),
+                appMetadata: round % 2 == 0
+                    ? [:] : ["provider": .string("email"), "b/c": .array([.bool(true), .null])],
+                userMetadata: round % 5 == 0 ? ["name": .string(text() ?? "x")] : [:],
+                identities: [nil, [], [identity]][round % 3],
+                factors: [nil, [], [factor]][round % 3],
+                createdAt: date() ?? Date(),
+                updatedAt: date() ?? Date(),
+                bannedUntil: date(),
+                deletedAt: date(),
+                isAnonymous: round % 2 == 1
+            )
+            let expected = try encoder.encode(user)
+            let written = try UserJSON.encode(user, encoder: encoder)
+            #expect(
+                written == Array(expected),
+                "\(String(decoding: written, as: UTF8.self))\n\(String(decoding: expected, as: UTF8.self))"
+            )
+        }
+    }
+
+    @Test func timestampsAreFoundationsAtEveryMillisecondEdge() {
+        var random = SystemRandomNumberGenerator()
+        var mismatches: [Double] = []
+        for index in 0..<200_000 {
+            let seconds: Double =
+                switch index % 3 {
+                case 0: Double.random(in: 0..<4_102_444_800, using: &random)
+                case 1: Double(Int.random(in: 0..<4_102_444_800_000, using: &random)) / 1000
+                default: Double(Int.random(in: 0..<4_102_444_800_000_000, using: &random)) / 1_000_000
+                }
+            let date = Date(timeIntervalSince1970: seconds)
+            if let fast = UserJSON.timestamp(date), fast != Array(WireCoding.formatTimestamp(date).utf8) {
+                mismatches.append(seconds)
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(UserJSON.timestamp(Date(timeIntervalSince1970: -1)) == nil, "before 1970: Foundation's")
+        #expect(UserJSON.timestamp(Date(timeIntervalSince1970: 253_402_300_800)) == nil, "after 9999: Foundation's")
+        for date in [Date.distantFuture, Date(timeIntervalSince1970: 253_402_300_799.999)] {
+            #expect(UserJSON.timestamp(date) == Array(WireCoding.formatTimestamp(date).utf8))
+        }
+    }
+
+    @Test func amrTextReadsWhatTheServerWritesAndTheDecoderReadsTheRest() throws {
+        let lists: [[AMREntry]] = [
+            [], [AMREntry(method: "password", timestamp: 1_732_000_000)],
+            [AMREntry(method: "anonymous", timestamp: 0), AMREntry(method: "totp", timestamp: -5)],
+            [AMREntry(method: "oauth_apple-2", timestamp: 999_999_999_999)],
+        ]
+        for list in lists {
+            let text = JSONText.encode(list)
+            #expect(AMRText.plain(text) == list, "\(text)")
+            #expect(AMRText.entries(text) == list)
+        }
+        // Anything else goes to the decoder, which reads it or gives nothing.
+        let other = #"[{"timestamp":5,"method":"p\u0061ss"}]"#
+        #expect(AMRText.plain(other) == nil)
+        #expect(AMRText.entries(other) == [AMREntry(method: "pass", timestamp: 5)])
+        for broken in [
+            "", "[", "[{}]", #"[{"method":"a","timestamp":01}]"#, #"[{"method":"a","timestamp":1}]x"#, "nope",
+        ] {
+            #expect(AMRText.plain(broken) == nil, "\(broken)")
+            #expect(AMRText.entries(broken) == [], "\(broken)")
+        }
+        #expect(AMRText.entries(nil) == [])
+    }
+
+    @Test func canonicalBase64URLDecodesAsTheGeneralDecoder() {
+        for count in 0..<70 {
+            let bytes = SecureRandom.bytes(count)
+            let text = Base64URL.encode(bytes)
+            #expect(Base64URL.isCanonical(Substring(text)))
+            #expect(Base64URL.decodeCanonical(Substring(text)) == bytes)
+        }
+        #expect(Base64URL.decodeCanonical("ab+c") == nil)
+        #expect(Base64URL.decodeCanonical("abc=") == nil)
+    }
+}
