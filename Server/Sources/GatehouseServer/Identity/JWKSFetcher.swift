@@ -1,11 +1,7 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Downloads a provider's key set: a seam (swift-dependencies style) so tests can count or
-/// fail fetches. The live one uses URLSession with a 10 s timeout.
+/// fail fetches. The live one is a plain HTTP/1.1 GET on SwiftNIO (``HTTPGet``), 10 s in all.
 struct JWKSFetcher: Sendable {
     /// The fetched document.
     struct Document: Sendable {
@@ -17,13 +13,9 @@ struct JWKSFetcher: Sendable {
     var fetch: @Sendable (URL) async throws -> Document
 
     static let live = JWKSFetcher { url in
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let (data, response) = try await URLSession.shared.data(for: request)
-        guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
-            throw URLError(.badServerResponse)
-        }
-        return Document(body: data, maxAge: maxAge(http.value(forHTTPHeaderField: "Cache-Control")))
+        let response = try await HTTPGet(url: url, accept: "application/json", timeout: .seconds(10)).run()
+        guard response.status == 200 else { throw HTTPGet.Failure.status(response.status) }
+        return Document(body: response.body, maxAge: maxAge(response.header("Cache-Control")))
     }
 
     /// The `max-age` of a `Cache-Control` value.

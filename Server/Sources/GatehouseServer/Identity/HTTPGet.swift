@@ -1,0 +1,116 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// One HTTP/1.1 `GET` on SwiftNIO, over TLS (certificate and host name verified against the
+/// system's roots) for `https` URLs: what fetching a provider's key set needs, without
+/// Foundation's URLSession, which on Linux loads libcurl and its TLS, Kerberos and LDAP
+/// libraries into the server (about 6 MiB of resident memory). No redirects, no proxies, no
+/// compression; the body is bounded; the whole exchange has one deadline.
+struct HTTPGet: Sendable {
+    let url: URL
+    let accept: String
+    let timeout: Duration
+    /// The largest body accepted.
+    var maximumBytes = 1 << 20
+
+    /// Why a fetch failed.
+    enum Failure: Error, Equatable {
+        case unsupportedURL
+        case timedOut
+        case tooLarge
+        case status(Int)
+        case incomplete
+    }
+
+    /// A response: status, headers and body.
+    struct Response: Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: Data
+
+        func header(_ name: String) -> String? { headers.first(name: name) }
+    }
+
+    func run() async throws -> Response {
+        guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+            let host = url.host, !host.isEmpty
+        else { throw Failure.unsupportedURL }
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        var tls: NIOSSLContext?
+        if scheme == "https" { tls = try NIOSSLContext(configuration: .makeClientConfiguration()) }
+        let context = tls
+        return try await withThrowingTaskGroup(of: Response.self) { group in
+            group.addTask { try await exchange(host: host, port: port, tls: context) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw Failure.timedOut
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
+    private func exchange(host: String, port: Int, tls: NIOSSLContext?) async throws -> Response {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(timeout.timeAmount)
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOSSLClientHandler(context: tls, serverHostname: host)
+                        )
+                    }
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(
+                        wrappingChannelSynchronously: channel
+                    )
+                }
+            }
+        return try await withTaskCancellationHandler {
+            try await channel.executeThenClose { inbound, outbound in
+                var path = url.path.isEmpty ? "/" : url.path
+                if let query = url.query { path += "?" + query }
+                var headers = HTTPHeaders()
+                headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
+                headers.add(name: "Accept", value: accept)
+                headers.add(name: "Connection", value: "close")
+                try await outbound.write(
+                    .head(HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers))
+                )
+                try await outbound.write(.end(nil))
+                var head: HTTPResponseHead?
+                var body = ByteBuffer()
+                for try await part in inbound {
+                    switch part {
+                    case .head(let received):
+                        head = received
+                    case .body(var chunk):
+                        guard body.readableBytes + chunk.readableBytes <= maximumBytes else { throw Failure.tooLarge }
+                        body.writeBuffer(&chunk)
+                    case .end:
+                        guard let head else { throw Failure.incomplete }
+                        return Response(
+                            status: Int(head.status.code),
+                            headers: head.headers,
+                            body: Data(body.readableBytesView)
+                        )
+                    }
+                }
+                throw Failure.incomplete
+            }
+        } onCancel: {
+            channel.channel.close(promise: nil)
+        }
+    }
+}
+
+extension Duration {
+    /// The same span as NIO's `TimeAmount`.
+    fileprivate var timeAmount: TimeAmount {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
