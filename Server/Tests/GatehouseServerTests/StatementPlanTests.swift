@@ -221,7 +221,13 @@ struct StatementPlanTests {
             try await tx.insertUser(user)
             try await tx.updateUser(user)
             try await tx.insertSession(session)
-            _ = try await tx.rotateSession(id: session.id, expectedCounter: 0, at: now, from: "::1")
+            _ = try await tx.rotateSession(
+                id: session.id,
+                expectedCounter: 0,
+                at: now,
+                from: "::1",
+                audit: AuditEntry(at: now, action: "token_refreshed", actorID: user.id, ip: "::1")
+            )
             try await tx.lockFactors(userID: user.id)
             try await tx.insertFactor(factor)
             try await tx.markFactorVerified(id: factor.id, at: now)
@@ -328,7 +334,7 @@ struct StatementPlanTests {
             }
             for (index, sql) in statements.sorted().enumerated() where !readsWholeTableOnPurpose(sql) && isPlanned(sql)
             {
-                let numbered = PostgresExecutor.numberedPlaceholders(sql)
+                let numbered = PostgresStatement.numberedPlaceholders(sql)
                 let parameters = sql.filter { $0 == "?" }.count
                 try await connection.query(
                     PostgresQuery(unsafeSQL: "PREPARE plan_\(index) AS \(numbered)"),
