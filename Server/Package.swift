@@ -58,7 +58,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                // A provider's key set is fetched with NIO's HTTP/1.1 codec (Identity/HTTPGet.swift).
+                // A provider's key set is fetched with NIO's HTTP/1.1 codec (Identity/OutboundHTTP.swift).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Downloads a provider's key set: a seam (swift-dependencies style) so tests can count or
-/// fail fetches. The live one is a plain HTTP/1.1 GET on SwiftNIO (``HTTPGet``), 10 s in all.
+/// fail fetches. The live one is a plain HTTP/1.1 GET on SwiftNIO (``OutboundHTTP``), 10 s in all.
 struct JWKSFetcher: Sendable {
     /// The fetched document.
     struct Document: Sendable {
@@ -13,8 +13,8 @@ struct JWKSFetcher: Sendable {
     var fetch: @Sendable (URL) async throws -> Document
 
     static let live = JWKSFetcher { url in
-        let response = try await HTTPGet(url: url, accept: "application/json", timeout: .seconds(10)).run()
-        guard response.status == 200 else { throw HTTPGet.Failure.status(response.status) }
+        let response = try await OutboundHTTP(url: url, accept: "application/json", timeout: .seconds(10)).run()
+        guard response.status == 200 else { throw OutboundHTTP.Failure.status(response.status) }
         return Document(body: response.body, maxAge: maxAge(response.header("Cache-Control")))
     }
 

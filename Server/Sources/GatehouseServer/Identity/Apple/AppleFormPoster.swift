@@ -1,12 +1,8 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Posts a form to Apple (`application/x-www-form-urlencoded`) and hands back the status and
-/// body: a seam like ``JWKSFetcher``. The live one uses URLSession with a 10-second timeout,
-/// so a slow Apple never holds a request or the revocation service for long.
+/// body: a seam like ``JWKSFetcher``. The live one is an ``OutboundHTTP`` `POST` with a 10-second
+/// deadline, so a slow Apple never holds a request or the revocation service for long.
 struct AppleFormPoster: Sendable {
     /// Apple's answer.
     struct Reply: Sendable {
@@ -16,17 +12,16 @@ struct AppleFormPoster: Sendable {
 
     var post: @Sendable (URL, [(String, String)]) async throws -> Reply
 
-    static let timeout: TimeInterval = 10
+    static let timeout: Duration = .seconds(10)
 
     static let live = AppleFormPoster { url, fields in
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.httpBody = Data(formEncoded(fields).utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-        return Reply(status: http.statusCode, body: data)
+        let response = try await OutboundHTTP(
+            url: url,
+            accept: "application/json",
+            timeout: timeout,
+            body: ("application/x-www-form-urlencoded", Data(formEncoded(fields).utf8))
+        ).run()
+        return Reply(status: response.status, body: response.body)
     }
 
     /// `name=value&…`, each part percent-encoded except the unreserved characters.

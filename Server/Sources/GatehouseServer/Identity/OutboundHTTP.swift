@@ -4,15 +4,18 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
-/// One HTTP/1.1 `GET` on SwiftNIO, over TLS (certificate and host name verified against the
-/// system's roots) for `https` URLs: what fetching a provider's key set needs, without
-/// Foundation's URLSession, which on Linux loads libcurl and its TLS, Kerberos and LDAP
-/// libraries into the server (about 6 MiB of resident memory). No redirects, no proxies, no
-/// compression; the body is bounded; the whole exchange has one deadline.
-struct HTTPGet: Sendable {
+/// One outbound HTTP/1.1 request on SwiftNIO (a `GET`, or a `POST` with a body), over TLS
+/// (certificate and host name verified against the system's roots) for `https` URLs: what
+/// fetching a provider's key set and posting a form to Apple need, without Foundation's
+/// URLSession, which on Linux loads libcurl and its TLS, Kerberos and LDAP libraries into the
+/// server (about 6 MiB of resident memory). No redirects, no proxies, no compression; the
+/// response body is bounded; the whole exchange has one deadline.
+struct OutboundHTTP: Sendable {
     let url: URL
     let accept: String
     let timeout: Duration
+    /// `GET` without a body; `POST` with one.
+    var body: (contentType: String, data: Data)?
     /// The largest body accepted.
     var maximumBytes = 1 << 20
 
@@ -77,9 +80,15 @@ struct HTTPGet: Sendable {
                 headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
                 headers.add(name: "Accept", value: accept)
                 headers.add(name: "Connection", value: "close")
+                if let body {
+                    headers.add(name: "Content-Type", value: body.contentType)
+                    headers.add(name: "Content-Length", value: String(body.data.count))
+                }
+                let method: HTTPMethod = body == nil ? .GET : .POST
                 try await outbound.write(
-                    .head(HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers))
+                    .head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers))
                 )
+                if let body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body.data)))) }
                 try await outbound.write(.end(nil))
                 var head: HTTPResponseHead?
                 var body = ByteBuffer()
