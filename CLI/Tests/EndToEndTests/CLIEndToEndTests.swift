@@ -56,7 +56,7 @@ struct CLIEndToEndTests {
         defer { watchdog.cancel() }
         for answer in answers {
             let line = try await answer.before?() ?? answer.line
-            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+            ChildInput.send(line, to: input)
         }
         try input.fileHandleForWriting.close()
         async let out = Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }

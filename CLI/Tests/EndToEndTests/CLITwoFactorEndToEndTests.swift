@@ -129,7 +129,7 @@ struct CLITwoFactorEndToEndTests {
             }
         }
         let code = AuthenticatorApp(base32: secret ?? "").code(at: Date())
-        input.fileHandleForWriting.write(Data((code + "\n").utf8))
+        ChildInput.send(code, to: input)
         try input.fileHandleForWriting.close()
         await Blocking.waitUntilExit(process)
         try await Task.sleep(for: .milliseconds(100))
