@@ -75,11 +75,16 @@ struct StorageSweepTests {
             try await tx.insertChallenge(deadChallenge)
             try await tx.insertWebAuthnChallenge(livePasskeyChallenge)
             try await tx.insertWebAuthnChallenge(deadPasskeyChallenge)
-            for (id, start) in [("token|old", now.addingTimeInterval(-86_400 - 60)), ("token|new", old)] {
+            // A 5-minute window that closed a minute ago goes; a day-long window opened two
+            // hours ago stays, though it opened long before the closed one.
+            for (id, start, end) in [
+                ("otp|closed", now.addingTimeInterval(-360), now.addingTimeInterval(-60)),
+                ("password|open", now.addingTimeInterval(-7_200), now.addingTimeInterval(79_200)),
+            ] {
                 // Through the executor, not `query`: no test's own SQL joins `StatementLog`.
                 _ = try await (tx as! SQLTransaction).executor.rows(
-                    "INSERT INTO rate_limits (id, window_start, count) VALUES (?, ?, 3)",
-                    [.text(id), .date(start)]
+                    "INSERT INTO rate_limits (id, window_start, window_end, count) VALUES (?, ?, ?, 3)",
+                    [.text(id), .date(start), .date(end)]
                 )
             }
             for age in [91, 89] {
@@ -112,6 +117,11 @@ struct StorageSweepTests {
             ]
         }
         #expect(kept == Array(repeating: true, count: 7), "\(kept)")
+        let windows = try await harness.server.storage.read { reader in
+            try await (reader as! SQLTransaction).executor.rows("SELECT id FROM rate_limits", [])
+                .compactMap { $0.column("id") }
+        }
+        #expect(windows == [.text("password|open")], "the open window stays: \(windows)")
         let (replayed, consumed) = try await harness.server.storage.transaction { tx in
             // The used nonce that is still live stays used: its replay is refused.
             (
@@ -122,6 +132,31 @@ struct StorageSweepTests {
         #expect(!replayed)
         #expect(consumed != nil)
         #expect(try await harness.server.sweep().values.allSatisfy { $0 == 0 })
+        try await harness.server.storage.close()
+    }
+
+    /// PostgreSQL keeps rate-limit windows in a table shared by every instance: a window the
+    /// limiter opened is swept once it closes, whatever its length, and not before.
+    @Test(.enabled(if: TestDatabase.isPostgres, "rate-limit windows live in PostgreSQL only"))
+    func aRateLimitWindowIsSweptWhenItClosesNotADayAfterItOpened() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let postgres = try #require(harness.server.storage as? PostgresStorage)
+        let limiter = postgres.rateLimiter
+        let opened = harness.clock.now().addingTimeInterval(-400)
+        try await limiter.hit(.otp, key: "198.51.100.7", limit: 30, window: 300, now: opened)
+        try await limiter.hit(.failedPassword, key: "ada@example.com", limit: 5, window: 86_400, now: opened)
+        #expect(try await harness.server.sweep([.closedRateLimitWindows]) == [.closedRateLimitWindows: 1])
+        // The day-long window is still open and still counts.
+        let retry = try await limiter.isLimited(
+            .failedPassword,
+            key: "ada@example.com",
+            limit: 1,
+            window: 86_400,
+            now: harness.clock.now()
+        )
+        #expect(retry != nil)
+        #expect(try await harness.server.sweep([.closedRateLimitWindows]) == [.closedRateLimitWindows: 0])
         try await harness.server.storage.close()
     }
 

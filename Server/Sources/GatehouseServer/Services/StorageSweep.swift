@@ -28,9 +28,6 @@ struct StorageSweep: Service {
     /// How long an expired code, challenge or nonce stays before it is swept, so that a late
     /// attempt still hears "expired" rather than "not found" for a while.
     static let expiredGrace: TimeInterval = 3600
-    /// The longest rate-limit window (a day of failed passwords): a window that started
-    /// before this is closed for every bucket.
-    static let longestRateLimitWindow: TimeInterval = 86_400
 
     /// One pass over `kinds`: deletes their rows batch by batch.
     /// - Returns: How many rows of each kind it deleted.
@@ -73,7 +70,7 @@ struct StorageSweep: Service {
         case .expiredCodes, .usedNonces, .expiredFactorChallenges, .expiredPasskeyChallenges:
             cutoff = now.addingTimeInterval(-Self.expiredGrace)
         case .closedRateLimitWindows:
-            cutoff = now.addingTimeInterval(-Self.longestRateLimitWindow)
+            cutoff = now
         case .oldAuditEntries:
             guard let auditRetention else { return nil }
             cutoff = now.addingTimeInterval(-auditRetention)

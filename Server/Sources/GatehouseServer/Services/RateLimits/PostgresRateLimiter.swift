@@ -10,32 +10,37 @@ struct PostgresRateLimiter: RateLimiter {
     let logger: Logger
 
     /// Counts one request in the window of `id` (a new window when the old one has passed) and
-    /// returns the window's start and count; the count stops at `cap`.
+    /// returns the window's start and count; the count stops at `cap`. A new window records
+    /// when it closes (`window_end`), which is when the background sweep may delete it.
     struct Hit: PostgresPreparedStatement {
-        static let name = "gh_rate_limit_hit"
+        static let name = "gh_rate_limit_hit_v2"
         static let sql = """
-            INSERT INTO rate_limits (id, window_start, count) VALUES ($1, $2, 1)
+            INSERT INTO rate_limits (id, window_start, window_end, count) VALUES ($1, $2, $5, 1)
             ON CONFLICT (id) DO UPDATE SET
                 window_start = CASE WHEN rate_limits.window_start <= $3
                     THEN excluded.window_start ELSE rate_limits.window_start END,
+                window_end = CASE WHEN rate_limits.window_start <= $3
+                    THEN excluded.window_end ELSE rate_limits.window_end END,
                 count = CASE WHEN rate_limits.window_start <= $3
                     THEN 1 ELSE LEAST(rate_limits.count + 1, $4) END
             RETURNING window_start, count
             """
-        static let bindingDataTypes: [PostgresDataType] = [.text, .float8, .float8, .int8]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .float8, .float8, .int8, .float8]
         typealias Row = (Double, Int)
 
         var id: String
         var now: Double
         var windowOpenedBefore: Double
         var cap: Int
+        var windowEnd: Double
 
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 4)
+            var bindings = PostgresBindings(capacity: 5)
             bindings.append(id)
             bindings.append(now)
             bindings.append(windowOpenedBefore)
             bindings.append(cap)
+            bindings.append(windowEnd)
             return bindings
         }
 
@@ -86,7 +91,8 @@ struct PostgresRateLimiter: RateLimiter {
             id: "\(bucket.rawValue)|\(key)",
             now: seconds,
             windowOpenedBefore: seconds - window,
-            cap: limit >= Int(Int32.max) ? Int(Int32.max) : limit + 1
+            cap: limit >= Int(Int32.max) ? Int(Int32.max) : limit + 1,
+            windowEnd: seconds + window
         )
         for try await (start, count) in try await client.execute(statement, logger: logger) where count > limit {
             throw APIError.rateLimited(retryAfter: Int((window - (seconds - start)).rounded(.up)))

@@ -292,6 +292,19 @@ enum Migrations {
                 "CREATE INDEX apple_revocations_next_attempt_at ON apple_revocations(next_attempt_at)",
             ]
         ),
+        (
+            // A rate-limit window knows when it closes, so the sweep deletes it then rather than a
+            // day after it opened (the longest window of any bucket): the table of a server that
+            // sees many one-off clients stops growing at what its windows hold. Windows written
+            // before this migration close a day after they opened, as the old sweep assumed.
+            "0012_rate_limit_window_end",
+            [
+                "ALTER TABLE rate_limits ADD COLUMN window_end {real} NOT NULL DEFAULT 0",
+                "UPDATE rate_limits SET window_end = window_start + 86400",
+                "DROP INDEX rate_limits_window_start",
+                "CREATE INDEX rate_limits_window_end ON rate_limits(window_end)",
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.

@@ -46,7 +46,7 @@ extension SQLTransaction {
             case .usedNonces: ("used_nonces", "provider, nonce_hash", "expires_at < ?")
             case .expiredFactorChallenges: ("mfa_challenges", "id", "expires_at < ?")
             case .expiredPasskeyChallenges: ("webauthn_challenges", "id", "expires_at < ?")
-            case .closedRateLimitWindows: ("rate_limits", "id", "window_start < ?")
+            case .closedRateLimitWindows: ("rate_limits", "id", "window_end < ?")
             case .oldAuditEntries: ("audit_log", "id", "at < ?")
             }
         let lock = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
