@@ -23,9 +23,11 @@ var sweepSessions = 1_000_000
 var seedUsers: Int?
 var seedSessions: Int?
 var soak: SoakBench.Options?
+var postgresOnly = false
 while let argument = arguments.popFirst() {
     switch argument {
     case "--postgres": postgresURL = arguments.popFirst()
+    case "--postgres-only": postgresOnly = true
     case "--seconds": duration = .seconds(Int(arguments.popFirst() ?? "") ?? 3)
     case "--only": only = arguments.popFirst()
     case "--concurrency": concurrencies = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
@@ -37,7 +39,7 @@ while let argument = arguments.popFirst() {
     case "--soak-users": soak?.users = Int(arguments.popFirst() ?? "") ?? 8
     default:
         print(
-            "usage: gatehouse-server-benchmark [--postgres postgres://user@host:port/db] [--seconds N]"
+            "usage: gatehouse-server-benchmark [--postgres postgres://user@host:port/db [--postgres-only]] [--seconds N]"
                 + " [--only FIGURE] [--concurrency 1,16,64] [--sweep-sessions N]\n"
                 + "       gatehouse-server-benchmark [--postgres URL] --seed-users N [--seed-sessions N] [--seconds N]\n"
                 + "       gatehouse-server-benchmark [--postgres URL] --soak SECONDS [--soak-sample S] [--soak-users N]"
@@ -68,6 +70,7 @@ var databases: [BenchDatabase] = [
 ]
 if let postgresURL {
     databases.append(try await BenchDatabase.postgres(adminURL: postgresURL, logger: logger))
+    if postgresOnly { databases.removeFirst() }
 }
 
 var report = Report(cores: Bounds.cores, duration: duration)
