@@ -38,13 +38,7 @@ struct RefreshRotation: Sendable {
             throw Self.notFound
         }
         let row = try await storage.read { try await $0.sessionWithUser(id: parsed.sessionID) }
-        let decision = RefreshDecision.decide(
-            row: row,
-            presented: parsed.counter,
-            isAuthentic: row.map { refreshTokens.isAuthentic(parsed, for: $0.0) } ?? false,
-            now: now,
-            rules: rules
-        )
+        let decision = decide(row, parsed, now: now)
         let (outcome, counted): (Outcome, AuthMetrics.RefreshOutcome)
         if case .rotate = decision, let (session, user) = row {
             (outcome, counted) = try await rotate(session, user: user, presented: parsed.counter, ip: ip, now: now)
@@ -60,6 +54,21 @@ struct RefreshRotation: Sendable {
         }
     }
 
+    /// What the presented token asks of `row` (the session and its user, if found).
+    private func decide(
+        _ row: (SessionRecord, UserRecord)?,
+        _ parsed: RefreshTokenCodec.Parsed,
+        now: Date
+    ) -> RefreshDecision {
+        RefreshDecision.decide(
+            row: row,
+            presented: parsed.counter,
+            isAuthentic: row.map { refreshTokens.isAuthentic(parsed, for: $0.0) } ?? false,
+            now: now,
+            rules: rules
+        )
+    }
+
     /// Reads the row again inside a transaction and applies what it decides (the decisions that
     /// end sessions, whose writes must agree with the row they read).
     private func decideInTransaction(
@@ -69,13 +78,7 @@ struct RefreshRotation: Sendable {
     ) async throws -> (Outcome, AuthMetrics.RefreshOutcome) {
         try await storage.transaction { tx in
             let row = try await tx.sessionWithUser(id: parsed.sessionID)
-            let decision = RefreshDecision.decide(
-                row: row,
-                presented: parsed.counter,
-                isAuthentic: row.map { refreshTokens.isAuthentic(parsed, for: $0.0) } ?? false,
-                now: now,
-                rules: rules
-            )
+            let decision = decide(row, parsed, now: now)
             guard let (session, user) = row else { return (.failure(Self.notFound), .notFound) }
             return try await apply(
                 decision,

@@ -101,15 +101,12 @@ public final class PostgresStorage: AuthStorage {
         async throws -> Result
     {
         let logger = logger
-        let start = ContinuousClock.now
-        var failed = true
-        defer { AuthMetrics.transaction("postgres", duration: start.duration(to: .now), failed: failed) }
         do {
-            let result = try await client.withTransaction(logger: logger) { connection in
-                try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
+            return try await measured {
+                try await client.withTransaction(logger: logger) { connection in
+                    try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
+                }
             }
-            failed = false
-            return result
         } catch let error as PostgresTransactionError {
             // The caller's own error (an APIError, say) matters, not the wrapper.
             if let closureError = error.closureError { throw closureError }
@@ -123,12 +120,19 @@ public final class PostgresStorage: AuthStorage {
         async throws -> Result
     {
         let logger = logger
+        return try await measured {
+            try await client.withConnection { connection in
+                try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
+            }
+        }
+    }
+
+    /// Runs `body` and records its duration and outcome as a transaction in the metrics.
+    private func measured<Result>(_ body: () async throws -> Result) async throws -> Result {
         let start = ContinuousClock.now
         var failed = true
         defer { AuthMetrics.transaction("postgres", duration: start.duration(to: .now), failed: failed) }
-        let result = try await client.withConnection { connection in
-            try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
-        }
+        let result = try await body()
         failed = false
         return result
     }
