@@ -247,4 +247,40 @@ struct AbuseLimitTests {
         try await limiter.hit(.otp, key: "late", limit: 30, window: 300, now: now.addingTimeInterval(301))
         #expect(await limiter.count(.otp) == 1)
     }
+
+    @Test func theMemoryLimiterTellsLongKeysApartByEveryCharacter() async throws {
+        // Keys are held as digests: two long keys that differ only in their last character
+        // still count apart, and the same key counts together.
+        let limiter = MemoryRateLimiter(capacity: 1000)
+        let now = Date()
+        let stem = String(repeating: "a", count: 4096)
+        try await limiter.hit(.emailRecipient, key: stem + "x", limit: 1, window: 3600, now: now)
+        try await limiter.hit(.emailRecipient, key: stem + "y", limit: 1, window: 3600, now: now)
+        await #expect(throws: APIError.self) {
+            try await limiter.hit(.emailRecipient, key: stem + "x", limit: 1, window: 3600, now: now)
+        }
+        #expect(await limiter.isLimited(.emailRecipient, key: stem + "y", limit: 1, window: 3600, now: now) != nil)
+        #expect(await limiter.isLimited(.emailRecipient, key: stem + "z", limit: 1, window: 3600, now: now) == nil)
+        #expect(await limiter.count(.emailRecipient) == 2)
+    }
+
+    @Test func theMemoryLimiterQueueStaysBoundedWhileWindowsReopen() async throws {
+        // Ten keys, each coming back in window after window for a simulated day: the queue of
+        // opened windows holds the open ones, not every window ever opened.
+        let limiter = MemoryRateLimiter(capacity: 1000)
+        let start = Date()
+        for minute in 0..<1440 {
+            for key in 0..<10 {
+                try await limiter.hit(
+                    .userUpdate,
+                    key: "user-\(key)",
+                    limit: 100,
+                    window: 300,
+                    now: start.addingTimeInterval(Double(minute * 60))
+                )
+            }
+        }
+        #expect(await limiter.count(.userUpdate) == 10)
+        #expect(await limiter.queued(.userUpdate) <= 20)
+    }
 }

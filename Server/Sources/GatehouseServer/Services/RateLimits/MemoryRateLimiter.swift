@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Fixed-window counters in memory: the whole picture for one server on SQLite.
@@ -7,17 +8,41 @@ import Foundation
 /// windows are queued in the order they opened; each call drops the expired ones at the front
 /// of the queue (amortised constant time, never a scan of the map), and a bucket at
 /// ``capacity`` forgets its oldest window to admit a new key.
+///
+/// A key is held as its 128-bit SHA-256 prefix (``KeyDigest``), never as the text a client sent:
+/// every window costs the same few dozen bytes however long its key (an e-mail address of 255
+/// characters, say), so ``capacity`` bounds the memory, and no address sits in the heap for the
+/// window's hour. Buckets are changed in place: a copy of a bucket's map per request would cost
+/// time in proportion to its size and leave the heap fragmented under a flood of new keys.
 actor MemoryRateLimiter: RateLimiter {
+    /// A key's identity in a bucket: the first 16 bytes of its SHA-256 (two keys share a window
+    /// only on a collision of 128 bits).
+    struct KeyDigest: Hashable {
+        let high: UInt64
+        let low: UInt64
+
+        init(_ key: String) {
+            let digest = SHA256.hash(data: Array(key.utf8))
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            for (index, byte) in digest.prefix(16).enumerated() {
+                if index < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
+            }
+            self.high = high
+            self.low = low
+        }
+    }
+
     private struct Window {
         var start: Date
         var count: Int
     }
 
     private struct Bucket {
-        var windows: [String: Window] = [:]
+        var windows: [KeyDigest: Window] = [:]
         /// Keys in the order their windows opened; an entry whose start no longer matches its
         /// key's window is stale and skipped.
-        var order: [(key: String, start: Date)] = []
+        var order: [(key: KeyDigest, start: Date)] = []
         var head = 0
 
         /// Drops windows that have expired from the front of the queue.
@@ -46,6 +71,22 @@ actor MemoryRateLimiter: RateLimiter {
             compact()
         }
 
+        /// Counts one request under `key`; the window's start when it is full.
+        mutating func hit(_ key: KeyDigest, limit: Int, window: TimeInterval, now: Date, capacity: Int) -> Date? {
+            prune(window: window, now: now)
+            var current = windows[key]
+            if let open = current, now.timeIntervalSince(open.start) >= window { current = nil }
+            if current == nil {
+                if windows.count >= capacity { evictOldest() }
+                current = Window(start: now, count: 0)
+                order.append((key, now))
+            }
+            guard var current, current.count < limit else { return current?.start ?? now }
+            current.count += 1
+            windows[key] = current
+            return nil
+        }
+
         private mutating func compact() {
             if head > 1024, head * 2 > order.count {
                 order.removeFirst(head)
@@ -63,26 +104,15 @@ actor MemoryRateLimiter: RateLimiter {
     }
 
     func hit(_ bucket: RateLimitBucket, key: String, limit: Int, window: TimeInterval, now: Date) throws {
-        var state = buckets[bucket] ?? Bucket()
-        defer { buckets[bucket] = state }
-        state.prune(window: window, now: now)
-        var current = state.windows[key]
-        if let open = current, now.timeIntervalSince(open.start) >= window { current = nil }
-        if current == nil {
-            if state.windows.count >= capacity { state.evictOldest() }
-            current = Window(start: now, count: 0)
-            state.order.append((key, now))
-        }
-        guard var current, current.count < limit else {
-            let start = current?.start ?? now
+        let full = buckets[bucket, default: Bucket()]
+            .hit(KeyDigest(key), limit: limit, window: window, now: now, capacity: capacity)
+        if let start = full {
             throw APIError.rateLimited(retryAfter: Int((window - now.timeIntervalSince(start)).rounded(.up)))
         }
-        current.count += 1
-        state.windows[key] = current
     }
 
     func isLimited(_ bucket: RateLimitBucket, key: String, limit: Int, window: TimeInterval, now: Date) -> Int? {
-        guard let current = buckets[bucket]?.windows[key], now.timeIntervalSince(current.start) < window,
+        guard let current = buckets[bucket]?.windows[KeyDigest(key)], now.timeIntervalSince(current.start) < window,
             current.count >= limit
         else { return nil }
         return Int((window - now.timeIntervalSince(current.start)).rounded(.up))
@@ -91,5 +121,11 @@ actor MemoryRateLimiter: RateLimiter {
     /// Keys held in `bucket` (tests).
     func count(_ bucket: RateLimitBucket) -> Int {
         buckets[bucket]?.windows.count ?? 0
+    }
+
+    /// Entries of `bucket`'s queue, stale ones included (tests: the queue is bounded too).
+    func queued(_ bucket: RateLimitBucket) -> Int {
+        guard let state = buckets[bucket] else { return 0 }
+        return state.order.count - state.head
     }
 }
