@@ -18,7 +18,13 @@ struct EncodingHelperTests {
             let text = Base64URL.encode(bytes)
             #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"))
             #expect(Base64URL.decode(text) == bytes)
+            // The same text Foundation's base64 gives, in the URL alphabet without padding.
+            let foundation = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(text == foundation)
         }
+        // One spelling only: stray bits in the last character, or a length no encoding has.
+        #expect(Base64URL.decode("AA") == [0] && Base64URL.decode("AB") == nil && Base64URL.decode("A") == nil)
         #expect(Base64URL.decode("ab+c") == nil)
         #expect(Base64URL.decode("abc=") == nil)
         #expect(Base64URL.decode("äbc") == nil)

@@ -16,6 +16,13 @@ public struct PostgresSettings: Sendable, Equatable {
     public var tls: TLSMode
     /// The most connections one server keeps open (`GATEHOUSE_DATABASE_POOL_SIZE`, default 10).
     public var poolSize: Int
+    /// Whether the pool opens all ``poolSize`` connections at start and keeps them (the
+    /// default), or opens them on demand and closes one after a minute unused (test suites,
+    /// which make hundreds of databases at once). A kept connection arms no timer when it goes
+    /// back to the pool: PostgresNIO arms an idle timer (and a keep-alive) per return, and on
+    /// Linux a cancelled timer holds its task until its deadline, so at thousands of requests a
+    /// second those timers held about 200 MiB (issue 20's soak).
+    public var keepsConnectionsOpen = true
 
     public init(
         host: String,

@@ -2,12 +2,32 @@ import Foundation
 
 /// Base64url without padding (RFC 4648 section 5), as tokens and JWTs use it.
 enum Base64URL {
-    /// `bytes` as unpadded base64url.
+    /// `bytes` as unpadded base64url, written directly (no Foundation string replacing, which
+    /// went through `NSString` and showed in a profile of the refresh grant).
     static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index + 3 <= bytes.count {
+            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            for shift in [18, 12, 6, 0] as [UInt32] { output.append(alphabet[Int(chunk >> shift & 0x3F)]) }
+            index += 3
+        }
+        switch bytes.count - index {
+        case 1:
+            let chunk = UInt32(bytes[index]) << 16
+            output.append(alphabet[Int(chunk >> 18 & 0x3F)])
+            output.append(alphabet[Int(chunk >> 12 & 0x3F)])
+        case 2:
+            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+            output.append(alphabet[Int(chunk >> 18 & 0x3F)])
+            output.append(alphabet[Int(chunk >> 12 & 0x3F)])
+            output.append(alphabet[Int(chunk >> 6 & 0x3F)])
+        default:
+            break
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Whether `text` is the one unpadded base64url spelling of some bytes: only the alphabet,
@@ -58,15 +78,12 @@ enum Base64URL {
         return bytes
     }
 
-    /// The bytes of unpadded (or padded-free) base64url text, or `nil` for anything else.
+    /// The bytes of unpadded base64url text in its one canonical spelling
+    /// (``isCanonical(_:)``), or `nil` for anything else (padding, other characters, a length
+    /// no encoding has, stray bits in the last character).
     static func decode(_ text: String) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ $0 < 0x80 }),
-            text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-        else {
-            return nil
-        }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64.append("=") }
-        return Data(base64Encoded: base64).map(Array.init)
+        let text = Substring(text)
+        guard isCanonical(text) else { return nil }
+        return decodeCanonical(text)
     }
 }

@@ -153,16 +153,16 @@ struct TokenService: Sendable {
     ///   (``VerifiedAccess/isSupabaseProjectKey``) signed with the configured HS256 secret, as
     ///   the admin API does so that a project's service key keeps working after a move.
     func verify(_ token: String, now: Date, allowProjectKey: Bool = false) async throws -> VerifiedAccess {
-        guard token.utf8.count < 16_384, token.utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count == 2 else {
+        guard token.utf8.count < 16_384, let compact = CompactJWT(token) else {
             throw APIError.badJWT("token is malformed")
         }
         // One spelling per token: a JWT whose segments decode alike but differ in text is refused.
-        guard token.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(Base64URL.isCanonical) else {
+        guard compact.isCanonical else {
             throw APIError.badJWT("token is not canonical base64url")
         }
         let claims: VerifiedAccess
         do {
-            if let verified = try await verifier.verify(token) {
+            if let verified = try await verifier.verify(compact) {
                 claims = verified
             } else {
                 claims = try await keys.verify(token, as: VerifiedAccess.self)

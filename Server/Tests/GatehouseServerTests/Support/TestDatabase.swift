@@ -32,6 +32,8 @@ enum TestDatabase {
         var settings = admin
         settings.database = name
         settings.poolSize = 8
+        // Hundreds of harness databases live at once: open connections on demand.
+        settings.keepsConnectionsOpen = false
         return .postgres(settings)
     }
 

@@ -31,7 +31,11 @@ public final class PostgresStorage: AuthStorage {
             tls: tls
         )
         configuration.options.maximumConnections = settings.poolSize
-        configuration.options.minimumConnections = 0
+        // Kept connections are never parked with a timer (PostgresSettings.keepsConnectionsOpen);
+        // no keep-alive query either: a connection the database closes is replaced when the pool
+        // sees it close, and a dead one fails its next statement instead of an idle ping.
+        configuration.options.minimumConnections = settings.keepsConnectionsOpen ? settings.poolSize : 0
+        configuration.options.keepAliveBehavior = nil
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let storage = PostgresStorage(client: client, logger: logger)
         // Fail at start, naming the database, rather than on the first request.
