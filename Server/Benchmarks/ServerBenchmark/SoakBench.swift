@@ -110,6 +110,7 @@ enum SoakBench {
         let (requests, failures) = await counter.totals
         let verdict = Verdict(samples: samples)
         print("  \(verdict.text)   (\(loadAverage()))")
+        for failure in await counter.firstFailures { print("  failed: \(failure)") }
         report.add(
             database: database.name,
             figure: "soak \(options.seconds) s: requests (failed \(failures))",
@@ -137,17 +138,21 @@ enum SoakBench {
     static func cycle(_ connection: HTTPConnection, counter: RequestCounter) async throws {
         let email = "soak-\(UUID().uuidString.lowercased())@example.com"
         let credentials = #"{"email":"\#(email)","password":"soak password 1"}"#
-        var failed = 0
-        func check(_ answer: HTTPConnection.Answer, _ expected: Int = 200) -> HTTPConnection.Answer {
-            if answer.status != expected { failed += 1 }
+        var failures: [String] = []
+        func check(_ request: String, _ answer: HTTPConnection.Answer, _ expected: Int = 200) -> HTTPConnection.Answer {
+            if answer.status != expected { failures.append("\(request): \(answer.status) \(answer.body.prefix(200))") }
             return answer
         }
-        let signUp = check(try await connection.send(.POST, "/signup", json: credentials))
-        let signIn = check(try await connection.send(.POST, "/token?grant_type=password", json: credentials))
+        let signUp = check("POST /signup", try await connection.send(.POST, "/signup", json: credentials))
+        let signIn = check(
+            "POST /token password",
+            try await connection.send(.POST, "/token?grant_type=password", json: credentials)
+        )
         var refresh = signIn.field("refresh_token") ?? ""
         var access = signIn.field("access_token")
         for _ in 0..<2 {
             let answer = check(
+                "POST /token refresh_token",
                 try await connection.send(
                     .POST,
                     "/token?grant_type=refresh_token",
@@ -157,12 +162,18 @@ enum SoakBench {
             refresh = answer.field("refresh_token") ?? refresh
             access = answer.field("access_token") ?? access
         }
-        for _ in 0..<3 { _ = check(try await connection.send(.GET, "/user", bearer: access)) }
+        for _ in 0..<3 { _ = check("GET /user", try await connection.send(.GET, "/user", bearer: access)) }
         let pool = poolEmail(Int.random(in: 0..<poolSize))
-        _ = check(try await connection.send(.POST, "/otp", json: #"{"email":"\#(pool)","create_user":false}"#))
-        _ = check(try await connection.send(.POST, "/logout?scope=local", bearer: access), 204)
-        _ = check(try await connection.send(.DELETE, "/user", json: "{}", bearer: signUp.field("access_token")))
-        await counter.add(requests: 11, failures: failed)
+        _ = check(
+            "POST /otp",
+            try await connection.send(.POST, "/otp", json: #"{"email":"\#(pool)","create_user":false}"#)
+        )
+        _ = check("POST /logout", try await connection.send(.POST, "/logout?scope=local", bearer: access), 204)
+        _ = check(
+            "DELETE /user",
+            try await connection.send(.DELETE, "/user", json: "{}", bearer: signUp.field("access_token"))
+        )
+        await counter.add(requests: 11, failures: failures)
     }
 
     /// Growth in the last third of the run against the middle third (the first third warms up
@@ -200,13 +211,16 @@ enum SoakBench {
 actor RequestCounter {
     private(set) var requests = 0
     private(set) var failures = 0
+    /// The first few failed requests, as "request: status body", to print at the end.
+    private(set) var firstFailures: [String] = []
     private(set) var samples: [SoakBench.Sample] = []
 
     var totals: (Int, Int) { (requests, failures) }
 
-    func add(requests count: Int, failures failed: Int) {
+    func add(requests count: Int, failures failed: [String]) {
         requests += count
-        failures += failed
+        failures += failed.count
+        firstFailures += failed.prefix(max(0, 10 - firstFailures.count))
     }
 
     func append(_ sample: SoakBench.Sample) { samples.append(sample) }

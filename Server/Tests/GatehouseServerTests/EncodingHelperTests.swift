@@ -30,6 +30,25 @@ struct EncodingHelperTests {
         #expect(Base64URL.decode("äbc") == nil)
     }
 
+    @Test func uuidTextIsFoundationsSpellingAndReadsOnlyIt() {
+        for _ in 0..<500 {
+            let id = UUID()
+            #expect(id.key == id.uuidString.lowercased())
+            #expect(UUID(text: id.key) == id)
+            #expect(UUID(text: id.uuidString) == id)
+        }
+        let good = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"
+        #expect(UUID(text: good)?.key == good)
+        for bad in [
+            "", "0f1e2d3c4b5a69788796a5b4c3d2e1f0", "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f", "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f00",
+            "0f1e2d3c-4b5a-6978-8796_a5b4c3d2e1f0", "0f1e2d3-c4b5a-6978-8796-a5b4c3d2e1f0", "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1fg",
+            "{0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0}", " 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1fé",
+        ] {
+            #expect(UUID(text: bad) == nil, "\(bad)")
+            #expect(UUID(uuidString: bad) == nil, "Foundation agrees: \(bad)")
+        }
+    }
+
     @Test func constantTimeEqualityComparesWholeValues() {
         #expect(ConstantTime.equal([1, 2, 3], [1, 2, 3]))
         #expect(!ConstantTime.equal([1, 2, 3], [1, 2, 4]))

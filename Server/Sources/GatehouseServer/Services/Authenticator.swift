@@ -18,10 +18,10 @@ struct Authenticator: Sendable {
     /// - Throws: 403 `bad_jwt`, `session_not_found` or `user_banned`.
     func caller(bearer: String) async throws -> Caller {
         let claims = try await tokens.verify(bearer, now: now())
-        guard let sessionKey = claims.sessionID, let sessionID = UUID(uuidString: sessionKey) else {
+        guard let sessionKey = claims.sessionID, let sessionID = UUID(text: sessionKey) else {
             throw APIError.badJWT("missing session_id")
         }
-        guard let userID = UUID(uuidString: claims.sub) else { throw APIError.badJWT("sub is not a user id") }
+        guard let userID = UUID(text: claims.sub) else { throw APIError.badJWT("sub is not a user id") }
         // The session's row names its user (deleting a user deletes its sessions).
         let found = try await storage.read { try await $0.sessionWithUser(id: sessionID) }
         guard let (session, user) = found, session.userID == userID, !lifetime.hasEnded(session, at: now()) else {
@@ -42,7 +42,7 @@ struct Authenticator: Sendable {
         if let jti = claims.jti, try await storage.read({ try await $0.isTokenRevoked(jti: jti) }) {
             throw APIError.badJWT("token has been revoked")
         }
-        if let sessionKey = claims.sessionID, let id = UUID(uuidString: sessionKey) {
+        if let sessionKey = claims.sessionID, let id = UUID(text: sessionKey) {
             guard try await storage.read({ try await $0.session(id: id) }) != nil else {
                 throw APIError(.forbidden, .sessionExpired, "Session has expired")
             }

@@ -49,7 +49,7 @@ struct FactorVerification: Sendable {
         try MFAAccess.requirePermanentUser(caller)
         let now = now()
         try await MFAAccess.limit(caller, ip: ip, limiter: limiter, limits: limits, now: now)
-        guard let challengeID = UUID(uuidString: body.challengeID) else { throw Self.challengeNotFound }
+        guard let challengeID = UUID(text: body.challengeID) else { throw Self.challengeNotFound }
         let counted = try await storage.transaction { tx -> Counted in
             guard let factor = try await tx.factor(id: factorID, userID: caller.user.id), !factor.hasLapsed(at: now)
             else { return .failure(MFAAccess.factorNotFound) }

@@ -45,7 +45,7 @@ struct PasskeyChallenges: Sendable {
             .webAuthnChallengeNotFound,
             "Challenge not found or already used: request new options."
         )
-        guard let uuid = UUID(uuidString: id) else { throw notFound }
+        guard let uuid = UUID(text: id) else { throw notFound }
         let consumed = try await storage.transaction { tx in
             try await tx.consumeWebAuthnChallenge(id: uuid, kind: kind, userID: userID)
         }

@@ -75,8 +75,8 @@ extension SQLTransaction {
             [.float(leaseUntil.timeIntervalSince1970), .float(now.timeIntervalSince1970), .integer(limit)]
         ).map { row in
             AppleRevocationRecord(
-                identityID: UUID(uuidString: row.column("identity_id")?.string ?? "") ?? UUID(),
-                userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
+                identityID: UUID(text: row.column("identity_id")?.string ?? "") ?? UUID(),
+                userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
                 clientID: row.column("client_id")?.string ?? "",
                 sealedToken: row.column("refresh_token")?.string ?? "",
                 reason: row.column("reason")?.string ?? "",

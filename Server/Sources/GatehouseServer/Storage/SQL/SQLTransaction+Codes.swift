@@ -54,7 +54,7 @@ extension SQLTransaction {
     func code(from row: SQLRow) -> CodeRecord? {
         guard let purpose = row.column("purpose")?.string.flatMap(CodePurpose.init(rawValue:)) else { return nil }
         return CodeRecord(
-            userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
+            userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
             purpose: purpose,
             codeHash: row.column("code_hash")?.string ?? "",
             linkHash: row.column("link_hash")?.string ?? "",

@@ -113,8 +113,8 @@ extension SQLTransaction {
 
     static func factor(from row: SQLRow) -> FactorRecord {
         FactorRecord(
-            id: UUID(uuidString: row.column("id")?.string ?? "") ?? UUID(),
-            userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
+            id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
+            userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
             friendlyName: row.column("friendly_name")?.string ?? "",
             factorType: row.column("factor_type")?.string ?? "totp",
             isVerified: row.column("status")?.string == "verified",
@@ -128,9 +128,9 @@ extension SQLTransaction {
 
     static func challenge(from row: SQLRow) -> FactorChallengeRecord {
         FactorChallengeRecord(
-            id: UUID(uuidString: row.column("id")?.string ?? "") ?? UUID(),
-            factorID: UUID(uuidString: row.column("factor_id")?.string ?? "") ?? UUID(),
-            userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
+            id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
+            factorID: UUID(text: row.column("factor_id")?.string ?? "") ?? UUID(),
+            userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
             ip: row.column("ip")?.string ?? "",
             createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
             expiresAt: row.date("expires_at") ?? Date(timeIntervalSince1970: 0),

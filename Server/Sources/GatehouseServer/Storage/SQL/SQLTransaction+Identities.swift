@@ -70,8 +70,8 @@ extension SQLTransaction {
 extension IdentityRecord {
     init(row: SQLRow) {
         self.init(
-            id: UUID(uuidString: row.column("id")?.string ?? "") ?? UUID(),
-            userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
+            id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
+            userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
             provider: row.column("provider")?.string ?? "",
             subject: row.column("provider_id")?.string ?? "",
             email: row.column("email")?.string,

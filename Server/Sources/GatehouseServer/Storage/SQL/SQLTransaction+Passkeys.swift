@@ -109,8 +109,8 @@ extension SQLTransaction {
 
     func passkey(from row: SQLRow) -> PasskeyRecord {
         PasskeyRecord(
-            id: UUID(uuidString: row.column("id")?.string ?? "") ?? UUID(),
-            userID: UUID(uuidString: row.column("user_id")?.string ?? "") ?? UUID(),
+            id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
+            userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
             credentialID: row.column("credential_id")?.string ?? "",
             publicKey: row.column("public_key")?.string ?? "",
             algorithm: row.column("algorithm")?.integer ?? 0,

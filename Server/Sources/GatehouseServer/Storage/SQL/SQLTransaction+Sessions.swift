@@ -59,8 +59,8 @@ extension SQLTransaction {
 
     func session(from row: SQLRow) -> SessionRecord {
         var session = SessionRecord(
-            id: UUID(uuidString: row.column("s_id")?.string ?? "") ?? UUID(),
-            userID: UUID(uuidString: row.column("s_user_id")?.string ?? "") ?? UUID(),
+            id: UUID(text: row.column("s_id")?.string ?? "") ?? UUID(),
+            userID: UUID(text: row.column("s_user_id")?.string ?? "") ?? UUID(),
             salt: row.column("s_salt")?.string ?? "",
             counter: Int64(row.column("s_counter")?.integer ?? 0),
             createdAt: row.date("s_created_at") ?? Date(timeIntervalSince1970: 0),

@@ -102,7 +102,7 @@ struct SQLTransaction: StorageTransaction {
 
     func user(from row: SQLRow) -> UserRecord {
         var user = UserRecord(
-            id: UUID(uuidString: row.column("id")?.string ?? "") ?? UUID(),
+            id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
             email: row.column("email")?.string,
             passwordHash: row.column("encrypted_password")?.string,
             emailConfirmedAt: row.date("email_confirmed_at"),

@@ -143,7 +143,3 @@ enum SQLError: Error, Equatable {
     case uniqueViolation
 }
 
-extension UUID {
-    /// The lowercase text form used as a key.
-    var key: String { uuidString.lowercased() }
-}
