@@ -142,4 +142,3 @@ enum SQLError: Error, Equatable {
     /// A unique or primary-key constraint was violated.
     case uniqueViolation
 }
-
