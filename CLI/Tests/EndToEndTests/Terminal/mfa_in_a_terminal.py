@@ -71,17 +71,22 @@ def decode_half_blocks(lines):
     for line in lines:
         line = line.ljust(width)
         rows += [[c in "█▀" for c in line], [c in "█▄" for c in line]]
-    pad, scale = 8, 4
-    side_w, side_h = (width + 2 * pad) * scale, (len(rows) + 2 * pad) * scale
-    pixels = bytearray([255]) * (side_w * side_h)
-    for y, row in enumerate(rows):
-        for x, light in enumerate(row):
-            if not light:
-                for dy in range(scale):
-                    start = ((y + pad) * scale + dy) * side_w + (x + pad) * scale
-                    pixels[start:start + scale] = bytes(scale)
-    found = pyzbar.decode((bytes(pixels), side_w, side_h), symbols=[pyzbar.ZBarSymbol.QRCODE])
-    return found[0].data.decode() if found else None
+    pad = 8
+    # zbar's scanner misses some codes at one pixel size and reads them at another: a code that
+    # no size reads is broken, one that some size reads is what a phone's camera sees.
+    for scale in (4, 3, 5, 6, 8):
+        side_w, side_h = (width + 2 * pad) * scale, (len(rows) + 2 * pad) * scale
+        pixels = bytearray([255]) * (side_w * side_h)
+        for y, row in enumerate(rows):
+            for x, light in enumerate(row):
+                if not light:
+                    for dy in range(scale):
+                        start = ((y + pad) * scale + dy) * side_w + (x + pad) * scale
+                        pixels[start:start + scale] = bytes(scale)
+        found = pyzbar.decode((bytes(pixels), side_w, side_h), symbols=[pyzbar.ZBarSymbol.QRCODE])
+        if found:
+            return found[0].data.decode()
+    return None
 
 
 # Enrol: the QR code, the secret and the URI appear, then the first code is asked for.
