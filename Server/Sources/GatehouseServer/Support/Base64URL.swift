@@ -2,10 +2,13 @@ import Foundation
 
 /// Base64url without padding (RFC 4648 section 5), as tokens and JWTs use it.
 enum Base64URL {
+    /// The 64 characters of base64url, by value.
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
     /// `bytes` as unpadded base64url, written directly (no Foundation string replacing, which
     /// went through `NSString` and showed in a profile of the refresh grant).
     static func encode(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        let alphabet = Self.alphabet
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count * 4 + 2) / 3)
         var index = 0
