@@ -53,4 +53,41 @@ struct StorageTests {
         #expect(duplicate.filter { $0 }.count == 1, "one of two identical inserts wins")
         try await storage.close()
     }
+
+    @Test func aUserChangedWhileAnotherTransactionHoldsItKeepsBothChanges() async throws {
+        // A sign-in reads the user, and while its transaction is still open an admin bans the
+        // user. Each writes the whole row back: the ban must not be lost to the sign-in's write
+        // (PostgreSQL's read committed lets the second reader see the old row unless the first
+        // read locked it), nor the sign-in's to the ban's.
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let storage = harness.server.storage
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let id = try await storage.transaction { tx in
+            let user = UserRecord(email: "ada@example.com", createdAt: now, updatedAt: now)
+            try await tx.insertUser(user)
+            return user.id
+        }
+        let (read, signalRead) = AsyncStream.makeStream(of: Void.self)
+        let signIn = Task {
+            try await storage.transaction { tx in
+                var user = try #require(try await tx.user(id: id))
+                signalRead.yield()
+                try await Task.sleep(for: .milliseconds(400))  // the ban is sent meanwhile
+                user.lastSignInAt = now
+                try await tx.updateUser(user)
+            }
+        }
+        for await _ in read { break }
+        try await storage.transaction { tx in
+            var user = try #require(try await tx.user(id: id))
+            user.bannedUntil = now.addingTimeInterval(86_400)
+            try await tx.updateUser(user)
+        }
+        try await signIn.value
+        let stored = try #require(try await storage.read { try await $0.user(id: id) })
+        #expect(stored.bannedUntil == now.addingTimeInterval(86_400), "the ban is kept")
+        #expect(stored.lastSignInAt == now, "the sign-in's write is kept")
+        try await storage.close()
+    }
 }

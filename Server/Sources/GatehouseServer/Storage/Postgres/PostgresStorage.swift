@@ -108,7 +108,12 @@ public final class PostgresStorage: AuthStorage {
         do {
             return try await measured {
                 try await client.withTransaction(logger: logger) { connection in
-                    try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
+                    try await body(
+                        SQLTransaction(
+                            executor: PostgresExecutor(connection: connection, logger: logger),
+                            locksUserRows: true
+                        )
+                    )
                 }
             }
         } catch let error as PostgresTransactionError {

@@ -8,6 +8,12 @@ import GatehouseCore
 /// `SQLTransaction+…` files.
 struct SQLTransaction: StorageTransaction {
     let executor: any SQLExecutor
+    /// Whether reading a user also locks its row until the transaction ends (PostgreSQL
+    /// transactions). A flow reads a user, changes it and writes the whole row back; under
+    /// PostgreSQL's read committed, a ban or password change committed between the read and the
+    /// write would be overwritten. With the lock a second writer waits, then reads the winner's
+    /// row. SQLite's transactions are exclusive already; reads outside a transaction lock nothing.
+    var locksUserRows = false
 
     func query(_ sql: String, _ binds: [SQLValue] = []) async throws -> [SQLRow] {
         StatementLog.note(sql)
@@ -49,12 +55,18 @@ struct SQLTransaction: StorageTransaction {
     }
 
     func user(id: UUID) async throws -> UserRecord? {
-        try await query("\(userSelect) WHERE id = ?", [.text(id.key)]).first.map(user(from:))
+        try await query("\(userSelect) WHERE id = ?\(userLock)", [.text(id.key)]).first.map(user(from:))
     }
 
     func user(email: String) async throws -> UserRecord? {
-        try await query("\(userSelect) WHERE email = ?", [.text(email.lowercased())]).first.map(user(from:))
+        try await query("\(userSelect) WHERE email = ?\(userLock)", [.text(email.lowercased())]).first.map(
+            user(from:)
+        )
     }
+
+    /// `FOR NO KEY UPDATE` (the lock an `UPDATE` of the row takes, which still lets other
+    /// transactions insert rows that refer to the user) when ``locksUserRows``.
+    private var userLock: String { locksUserRows ? " FOR NO KEY UPDATE OF users" : "" }
 
     func updateUser(_ user: UserRecord) async throws {
         var binds = Array(userBinds(user).dropFirst())
