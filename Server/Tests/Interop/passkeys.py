@@ -23,6 +23,7 @@ import os
 import random
 import struct
 import sys
+import threading
 import urllib.error
 import urllib.request
 
@@ -334,6 +335,39 @@ def sign_count_regression():
     state["regressed_user"] = session["user"]["id"]
 
 
+def cloned_passkey_racing_the_original():
+    # A clone signs with the counter the original signs with, both sent at once: the counter
+    # check and its update happen under the owner's row lock, so one of the two signs in.
+    authenticator = Authenticator(-7)
+    session = guest()
+    assert register(session["access_token"], authenticator)[0] == 200
+    assert sign_in(authenticator)[0] == 200
+    credentials = []
+    for _ in range(2):
+        status, options = call("POST", "/passkeys/authentication/options", {})
+        assert status == 200, options
+        credentials.append((options["challenge_id"], authenticator.get(options["options"])))
+        authenticator.counter -= 1
+    authenticator.counter += 1
+    replies = [None, None]
+
+    def send(index):
+        challenge_id, credential = credentials[index]
+        replies[index] = call(
+            "POST", "/passkeys/authentication/verify", {"challenge_id": challenge_id, "credential": credential}
+        )
+
+    threads = [threading.Thread(target=send, args=(index,)) for index in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(reply[0] for reply in replies) == [200, 400], replies
+    loser = next(reply for reply in replies if reply[0] == 400)
+    expect_error(loser, 400, "webauthn_verification_failed")
+    state["raced_user"] = session["user"]["id"]
+
+
 def zero_counters_are_fine():
     # Synced passkeys (Apple, Google) always report 0: not a regression.
     authenticator = Authenticator(-8)
@@ -549,6 +583,7 @@ step("unknown credential refused", unknown_credential)
 step("someone else's user handle refused", someone_elses_user_handle)
 step("sign-count regression refused", sign_count_regression)
 step("zero counters (synced passkeys) sign in again", zero_counters_are_fine)
+step("a cloned passkey racing the original: one of the two signs in", cloned_passkey_racing_the_original)
 step("registration: wrong origin refused", refused_registration("origin", 400, "webauthn_verification_failed", origin="https://evil.example"))
 step("registration: wrong RP id refused", refused_registration("rp", 400, "webauthn_verification_failed", rp_id="evil.example"))
 step("registration: missing user verification refused", refused_registration("uv", 400, "webauthn_verification_failed", flags=UP))
@@ -565,5 +600,6 @@ step("expired challenges refused (registration and sign-in)", expired_challenges
 step("no request got a 5xx", no_server_errors)
 
 print(f"regressed-user {state.get('regressed_user', '-')}")
+print(f"raced-user {state.get('raced_user', '-')}")
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

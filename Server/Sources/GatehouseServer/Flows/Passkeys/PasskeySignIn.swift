@@ -49,7 +49,8 @@ struct PasskeySignIn: Sendable {
         }
     }
 
-    private func verifyAssertion(_ body: PasskeyVerifyRequest, device: String?, ip: String) async throws -> WireSession {
+    private func verifyAssertion(_ body: PasskeyVerifyRequest, device: String?, ip: String) async throws -> WireSession
+    {
         let relyingParty = try RelyingParty.require(relyingParty)
         let now = now()
         let challenge = try await challenges.consume(body.challengeID, kind: .authentication, userID: nil, now: now)
@@ -83,38 +84,63 @@ struct PasskeySignIn: Sendable {
             throw WebAuthnFailure.rejected("the passkey's backup eligibility changed").apiError
         }
         let counter = Int64(assertion.signCount)
-        if counter != 0 || stored.signCount != 0, counter <= stored.signCount {
-            try await storage.transaction { tx in
-                try await audit.record(
-                    "passkey_sign_count_regressed",
-                    actor: stored.userID,
-                    ip: ip,
-                    detail: "\(stored.id.key) stored \(stored.signCount) received \(counter)",
-                    in: tx
-                )
-            }
-            throw WebAuthnFailure.rejected(
-                "the signature counter did not grow, as if the authenticator were cloned"
-            ).apiError
+        if Self.regressed(counter, after: stored.signCount) {
+            try await refuseRegressed(stored, counter: counter, ip: ip)
         }
-        let grant = try await storage.transaction { tx in
-            guard var user = try await tx.user(id: stored.userID) else { throw APIError.invalidCredentials }
-            if user.isBanned(at: now) { throw APIError.userBanned }
-            if user.email != nil, user.emailConfirmedAt == nil, !user.isAnonymous {
-                throw APIError(.badRequest, .emailNotConfirmed, "Email not confirmed")
+        let grant: SessionGrant
+        do {
+            grant = try await storage.transaction { tx in
+                // The user's row is locked first (PostgreSQL), so two sign-ins with one passkey
+                // take turns: the second reads the counter the first stored.
+                guard var user = try await tx.user(id: stored.userID) else { throw APIError.invalidCredentials }
+                guard var passkey = try await tx.passkey(credentialID: credentialID), passkey.id == stored.id else {
+                    throw APIError.invalidCredentials
+                }
+                if Self.regressed(counter, after: passkey.signCount) { throw CounterRegressed(stored: passkey) }
+                if user.isBanned(at: now) { throw APIError.userBanned }
+                if user.email != nil, user.emailConfirmedAt == nil, !user.isAnonymous {
+                    throw APIError(.badRequest, .emailNotConfirmed, "Email not confirmed")
+                }
+                passkey.signCount = counter
+                passkey.backedUp = assertion.backedUp
+                passkey.lastUsedAt = now
+                passkey.updatedAt = now
+                try await tx.updatePasskey(passkey)
+                user.lastSignInAt = now
+                user.updatedAt = now
+                try await tx.updateUser(user)
+                try await audit.record("login", actor: user.id, ip: ip, detail: "passkey", in: tx)
+                return try await sessions.open(for: user, method: "passkey", device: device, ip: ip, in: tx, at: now)
             }
-            var passkey = stored
-            passkey.signCount = counter
-            passkey.backedUp = assertion.backedUp
-            passkey.lastUsedAt = now
-            passkey.updatedAt = now
-            try await tx.updatePasskey(passkey)
-            user.lastSignInAt = now
-            user.updatedAt = now
-            try await tx.updateUser(user)
-            try await audit.record("login", actor: user.id, ip: ip, detail: "passkey", in: tx)
-            return try await sessions.open(for: user, method: "passkey", device: device, ip: ip, in: tx, at: now)
+        } catch let regressed as CounterRegressed {
+            try await refuseRegressed(regressed.stored, counter: counter, ip: ip)
         }
         return try await sessions.answer(grant, now: now)
+    }
+
+    /// A signature counter that did not grow, when either side is non-zero (synced passkeys
+    /// send zero every time).
+    private static func regressed(_ counter: Int64, after stored: Int64) -> Bool {
+        (counter != 0 || stored != 0) && counter <= stored
+    }
+
+    /// Found inside the transaction: recorded after it rolled back.
+    private struct CounterRegressed: Error {
+        let stored: PasskeyRecord
+    }
+
+    /// Records a counter that did not grow in the audit log and refuses the assertion.
+    private func refuseRegressed(_ stored: PasskeyRecord, counter: Int64, ip: String) async throws -> Never {
+        try await storage.transaction { tx in
+            try await audit.record(
+                "passkey_sign_count_regressed",
+                actor: stored.userID,
+                ip: ip,
+                detail: "\(stored.id.key) stored \(stored.signCount) received \(counter)",
+                in: tx
+            )
+        }
+        throw WebAuthnFailure.rejected("the signature counter did not grow, as if the authenticator were cloned")
+            .apiError
     }
 }
