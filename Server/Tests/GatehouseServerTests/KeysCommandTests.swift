@@ -16,7 +16,7 @@ struct KeysCommandTests {
 
     /// Runs `gatehouse-server` with `arguments` on the database at `url`.
     static func run(_ arguments: [String], database url: String, secret: String? = nil) async throws -> Run {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = ServerInstance.binary
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GATEHOUSE_") }
@@ -26,8 +26,8 @@ struct KeysCommandTests {
         process.environment = environment
         let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        process.standardOutput = .pipe(output)
+        process.standardError = .pipe(errors)
         try process.run()
         let (out, err) = await Blocking.run {
             (output.fileHandleForReading.readDataToEndOfFile(), errors.fileHandleForReading.readDataToEndOfFile())

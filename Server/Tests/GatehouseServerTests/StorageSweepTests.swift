@@ -213,7 +213,7 @@ struct StorageSweepTests {
 
     /// The server refuses to start on a retention it cannot read, naming the variable.
     @Test func aBadRetentionStopsTheServerAtStart() throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = ServerInstance.binary
         var environment = ProcessInfo.processInfo.environment
         environment["GATEHOUSE_AUDIT_RETENTION_DAYS"] = "0"
@@ -221,8 +221,8 @@ struct StorageSweepTests {
         environment["GATEHOUSE_PORT"] = "0"
         process.environment = environment
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
+        process.standardOutput = .pipe(output)
+        process.standardError = .pipe(output)
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

@@ -9,7 +9,7 @@ enum Blocking {
         }
     }
 
-    static func waitUntilExit(_ process: Process) async {
+    static func waitUntilExit(_ process: ChildProcess) async {
         await run { process.waitUntilExit() }
     }
 }

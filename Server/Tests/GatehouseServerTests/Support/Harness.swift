@@ -38,6 +38,10 @@ struct Harness {
         configuration.rateLimits.mfa = 10_000
         configuration.rateLimits.mfaPerUser = 10_000
         configuration.rateLimits.passkey = 10_000
+        // The live test client keeps one connection. A test that spends a while between two of
+        // its requests (hundreds of racing guesses on the whole suite's loaded machine took 37 s)
+        // must not find it closed as idle; the timeout tests set their own.
+        configuration.connections.idleTimeout = 600
         configure(&configuration)
         let mailer = CapturingMailer()
         let logger =

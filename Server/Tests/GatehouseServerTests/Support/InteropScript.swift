@@ -19,14 +19,14 @@ enum InteropScript {
     ) async throws -> Outcome {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Interop/\(name)")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path] + arguments
         let output = Pipe()
         let input = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = input
+        process.standardOutput = .pipe(output)
+        process.standardError = .pipe(output)
+        process.standardInput = .pipe(input)
         try process.run()
         let data = await Blocking.run { readLines(output, answer: answer, to: input) }
         await Blocking.waitUntilExit(process)

@@ -5,11 +5,11 @@ import Foundation
 enum PythonModules {
     /// Whether `python3 -c "import <modules>"` succeeds.
     static func installed(_ modules: String) -> Bool {
-        let probe = Process()
+        let probe = ChildProcess()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         probe.arguments = ["python3", "-c", "import \(modules)"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
+        probe.standardOutput = .null
+        probe.standardError = .null
         do {
             try probe.run()
             probe.waitUntilExit()

@@ -18,7 +18,7 @@ final class ServerInstance: @unchecked Sendable {
 
     let port: Int
     let logURL: URL
-    private let process = Process()
+    private let process = ChildProcess()
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     init(environment extra: [String: String], logDirectory: URL) async throws {
@@ -32,8 +32,8 @@ final class ServerInstance: @unchecked Sendable {
         environment.merge(extra) { $1 }
         process.environment = environment
         let log = try FileHandle(forWritingTo: logURL)
-        process.standardOutput = log
-        process.standardError = log
+        process.standardOutput = .file(log)
+        process.standardError = .file(log)
         try process.run()
         for _ in 0..<500 {
             let health = await HTTPClient(timeout: .seconds(2)).send("GET", url.appendingPathComponent("health"))
