@@ -53,8 +53,7 @@ enum JSONBody {
     /// browser sends cross-site without a CORS preflight, so a JSON route never reads them.
     private static func requireJSONContentType(_ request: Request) throws {
         guard let value = request.headers[.contentType] else { return }
-        let media = value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        guard media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json")) else {
+        guard MediaType.isJSON(value) else {
             throw APIError(.unsupportedMediaType, .badJSON, "Content-Type must be application/json")
         }
     }
