@@ -3,17 +3,18 @@ import Foundation
 
 /// Lowercase hexadecimal text of bytes.
 enum Hex {
-    private static let digits = Array("0123456789abcdef")
+    /// The lowercase hex digits, by value (also spelled by ``Foundation/UUID/key``).
+    static let digits = Array("0123456789abcdef".utf8)
 
     /// `bytes` as lowercase hex, two digits per byte.
     static func encode(_ bytes: [UInt8]) -> String {
-        var text = ""
+        var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)
         for byte in bytes {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0F)])
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The SHA-256 of `text`'s UTF-8, as lowercase hex.

@@ -5,7 +5,7 @@ extension UUID {
     /// `uuidString.lowercased()` formats through `sprintf` and copies the text twice, on every
     /// bound id and every user written as JSON.
     var key: String {
-        let digits = Self.hexDigits
+        let digits = Hex.digits
         var text: [UInt8] = []
         text.reserveCapacity(36)
         withUnsafeBytes(of: uuid) { bytes in
@@ -41,9 +41,6 @@ extension UUID {
         guard parsed else { return nil }
         self.init(uuid: value)
     }
-
-    /// Lowercase hex digits, by value.
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {

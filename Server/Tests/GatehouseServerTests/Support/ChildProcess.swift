@@ -100,11 +100,6 @@ final class ChildProcess: @unchecked Sendable {
         status.withLock { $0 = raw }
     }
 
-    /// Sends `signal` to the child if it is still running.
-    func signal(_ signal: Int32) {
-        if isRunning { kill(processIdentifier, signal) }
-    }
-
     /// Adds "close every descriptor from `lowest` up" to `actions` (glibc 2.34 and later; looked
     /// up at run time, since Swift's Glibc module does not declare it).
     private static func closeFrom(_ lowest: Int32, in actions: inout posix_spawn_file_actions_t) throws {

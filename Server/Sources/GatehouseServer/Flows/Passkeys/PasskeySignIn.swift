@@ -84,14 +84,11 @@ struct PasskeySignIn: Sendable {
             throw WebAuthnFailure.rejected("the passkey's backup eligibility changed").apiError
         }
         let counter = Int64(assertion.signCount)
-        if Self.regressed(counter, after: stored.signCount) {
-            try await refuseRegressed(stored, counter: counter, ip: ip)
-        }
         let grant: SessionGrant
         do {
             grant = try await storage.transaction { tx in
-                // The user's row is locked first (PostgreSQL), so two sign-ins with one passkey
-                // take turns: the second reads the counter the first stored.
+                // The counter is checked here, after the user's row is locked (PostgreSQL), so two
+                // sign-ins with one passkey take turns: the second reads the counter the first stored.
                 guard var user = try await tx.user(id: stored.userID) else { throw APIError.invalidCredentials }
                 guard var passkey = try await tx.passkey(credentialID: credentialID), passkey.id == stored.id else {
                     throw APIError.invalidCredentials
