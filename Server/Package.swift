@@ -1,6 +1,10 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+#if os(Linux)
+import Glibc
+#endif
+
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -8,6 +12,29 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InferIsolatedConformances"),
     .enableUpcomingFeature("ImmutableWeakCaptures"),
 ]
+
+/// How `gatehouse-server` is linked. On Linux with glibc 2.36 or later (Debian 12, Ubuntu 24.04),
+/// it is linked by the toolchain's lld with its relative relocations packed (`DT_RELR`): the
+/// dynamic loader then reads a bitmap of about 14 KiB at start instead of a 1.2 MiB table of
+/// 52,000 `R_X86_64_RELATIVE` entries, which stayed resident for the life of the process (issue 20,
+/// idle memory). Older glibc cannot load such a binary, so there the default linker is kept.
+let serverLinkerSettings: [LinkerSetting] = {
+    #if os(Linux)
+    // "glibc 2.36"
+    var text = [CChar](repeating: 0, count: 64)
+    let written = confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count)
+    let version =
+        (written > 0 ? String(cString: text) : "").split(separator: " ").last?
+        .split(separator: ".").compactMap { Int($0) } ?? []
+    let loadsPackedRelocations = version.count >= 2 && (version[0], version[1]) >= (2, 36)
+    let path = getenv("PATH").map { String(cString: $0) } ?? ""
+    let hasLLD = path.split(separator: ":").contains { access("\($0)/ld.lld", X_OK) == 0 }
+    if loadsPackedRelocations && hasLLD {
+        return [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
+    }
+    #endif
+    return []
+}()
 
 let package = Package(
     name: "GatehouseServer",
@@ -78,7 +105,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]
+            ],
+            linkerSettings: serverLinkerSettings
         ),
         .executableTarget(
             name: "gatehouse-server-benchmark",

@@ -48,6 +48,7 @@ extension GatehouseServerCommand {
         @OptionGroup var options: ServerOptions
 
         func run() async throws {
+            ProcessTimeZone.keepUTCUnlessConfigured()
             let configuration = try options.configuration()
             let level =
                 ProcessInfo.processInfo.environment["GATEHOUSE_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) }

@@ -131,4 +131,36 @@ struct LogTests {
             #expect(lines.allSatisfy { !$0.hasPrefix("{") }, "text stays text")
         }
     }
+
+    /// The server keeps UTC when `TZ` is unset or empty (Foundation's built-in GMT zone, no ICU
+    /// zone tables), and keeps the zone an operator names.
+    @Test func theProcessTimeZoneIsUTCUnlessTZNamesOne() {
+        #expect(ProcessTimeZone.replacement(forTZ: nil) == "GMT")
+        #expect(ProcessTimeZone.replacement(forTZ: "") == "GMT")
+        #expect(ProcessTimeZone.replacement(forTZ: "Asia/Kolkata") == nil)
+        #expect(ProcessTimeZone.replacement(forTZ: "GMT") == nil)
+    }
+
+    /// The text log's timestamps: `+0000` with `TZ` empty, the operator's offset with `TZ` set.
+    @Test(arguments: [("", "+0000"), ("Asia/Kolkata", "+0530")])
+    func textLogTimestampsFollowTZ(zone: String, offset: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-logs-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await ServerInstance(
+            environment: [
+                "GATEHOUSE_DATABASE_URL": TestDatabase.url(of: try await TestDatabase.database(for: directory)),
+                "GATEHOUSE_LOG_FORMAT": "text",
+                "GATEHOUSE_LOG_LEVEL": "info",
+                "TZ": zone,
+            ],
+            logDirectory: directory
+        )
+        let log = try String(contentsOf: server.logURL, encoding: .utf8)
+        await server.kill9()
+        let listening = try #require(log.split(separator: "\n").first { $0.contains("Gatehouse listening") })
+        // swift-log's text lines start with the time: 2026-11-26T15:04:05+0000 info gatehouse: …
+        let stamp = try #require(listening.split(separator: " ").first)
+        #expect(stamp.hasSuffix(offset), "\(listening)")
+    }
 }

@@ -8,23 +8,25 @@ struct PasswordPolicy: Sendable {
     static let minimumLength = 8
     static let maximumBytes = 72
 
-    let commonPasswords: Set<String>
+    let commonPasswords: CommonPasswords
 
     /// The policy with the bundled list of common passwords.
     ///
     /// - Throws: ``ConfigurationError`` when the list cannot be read: the server does not start
     ///   without it (fail closed).
     static func loadBundled() throws -> PasswordPolicy {
-        try load(from: Bundle.module.url(forResource: "common-passwords", withExtension: "txt"))
+        try load(from: bundledList)
     }
+
+    /// The bundled list's file.
+    static var bundledList: URL? { Bundle.module.url(forResource: "common-passwords", withExtension: "txt") }
 
     /// The policy with the list of common passwords at `url`; a missing, unreadable or empty
     /// list throws.
     static func load(from url: URL?) throws -> PasswordPolicy {
-        let text = url.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
-        let words = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        let common = Set(words.filter { !$0.isEmpty && !$0.hasPrefix("#") })
-        guard !common.isEmpty else {
+        let text = url.flatMap { try? Data(contentsOf: $0) }.map { [UInt8]($0) } ?? []
+        let common = CommonPasswords(text: text)
+        guard common.count > 0 else {
             throw ConfigurationError(
                 variable: "common-passwords.txt",
                 problem: "(the bundled list of common passwords) cannot be read; reinstall the server"
