@@ -13,18 +13,12 @@ enum MediaType {
         let value = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
         var media: [UInt8] = []
         media.reserveCapacity(value.count)
-        for byte in value {
-            media.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
-        }
-        while let last = media.last, isSpace(last) { media.removeLast() }
-        let start = media.firstIndex { !isSpace($0) } ?? media.endIndex
+        for byte in value { media.append(byte.asciiLowercased) }
+        while let last = media.last, last.isSpaceOrTab { media.removeLast() }
+        let start = media.firstIndex { !$0.isSpaceOrTab } ?? media.endIndex
         let trimmed = media[start...]
         return trimmed.elementsEqual(json)
             || (trimmed.starts(with: application) && trimmed.count >= application.count + jsonSuffix.count
                 && trimmed.suffix(jsonSuffix.count).elementsEqual(jsonSuffix))
-    }
-
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 }

@@ -15,7 +15,7 @@ struct CommonPasswords: Sendable {
     init(text: [UInt8]) {
         // Lowercase ASCII in one copy; a line with other characters is lowercased by Unicode's
         // rules (as the password it is compared with is) and appended after the text.
-        var lowered = text.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+        var lowered = text.map(\.asciiLowercased)
         var lines: [(start: UInt32, end: UInt32)] = []
         var lineStart = 0
         for index in 0...text.count where index == text.count || text[index] == 0x0A || text[index] == 0x0D {
@@ -74,9 +74,8 @@ struct CommonPasswords: Sendable {
     /// The line at `range` of `text` without surrounding spaces and tabs; nil when that leaves
     /// nothing or a comment (`#`).
     private static func trimmed(_ range: Range<Int>, in text: [UInt8]) -> Range<Int>? {
-        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        guard let first = text[range].firstIndex(where: { !isSpace($0) }),
-            let last = text[range].lastIndex(where: { !isSpace($0) }),
+        guard let first = text[range].firstIndex(where: { !$0.isSpaceOrTab }),
+            let last = text[range].lastIndex(where: { !$0.isSpaceOrTab }),
             text[first] != UInt8(ascii: "#")
         else { return nil }
         return first..<(last + 1)
