@@ -3,8 +3,9 @@ import Logging
 import PostgresNIO
 
 /// Rate-limit windows in PostgreSQL's `rate_limits` table (UNLOGGED: its commits wait for no
-/// disk flush), one atomic upsert per request, so every instance counts against the same limit.
-/// Both statements are named prepared statements, parsed once per connection.
+/// disk flush), one atomic upsert per request, so every instance counts against the same limit;
+/// the busiest buckets add their hits in batches instead (``add(_:)``, ``BatchedRateLimiter``).
+/// Every statement is a named prepared statement, parsed once per connection.
 struct PostgresRateLimiter: RateLimiter {
     let client: PostgresClient
     let logger: Logger
@@ -83,6 +84,50 @@ struct PostgresRateLimiter: RateLimiter {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// Adds several windows' hits in one statement (``BatchedRateLimiter``): a window that has
+    /// closed by the batch's time opens anew with the batch's count. Returns each window's id,
+    /// start and count after the addition.
+    struct AddHits: PostgresPreparedStatement {
+        static let name = "gh_rate_limit_add_hits"
+        static let sql = """
+            INSERT INTO rate_limits (id, window_start, window_end, count)
+            SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::int8[])
+            ON CONFLICT (id) DO UPDATE SET
+                window_start = CASE WHEN rate_limits.window_end <= excluded.window_start
+                    THEN excluded.window_start ELSE rate_limits.window_start END,
+                window_end = CASE WHEN rate_limits.window_end <= excluded.window_start
+                    THEN excluded.window_end ELSE rate_limits.window_end END,
+                count = CASE WHEN rate_limits.window_end <= excluded.window_start
+                    THEN excluded.count ELSE LEAST(rate_limits.count + excluded.count, 2147483647) END
+            RETURNING id, window_start, count
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.textArray, .float8Array, .float8Array, .int8Array]
+        typealias Row = (String, Double, Int)
+
+        var additions: [HitTally.Addition]
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(additions.map(\.id))
+            bindings.append(additions.map(\.at))
+            bindings.append(additions.map { $0.at + $0.window })
+            bindings.append(additions.map(\.count))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// Writes `additions` in one statement; each window's start and count after it, by id.
+    func add(_ additions: [HitTally.Addition]) async throws -> [String: (start: Double, count: Int)] {
+        var answers: [String: (start: Double, count: Int)] = [:]
+        guard !additions.isEmpty else { return answers }
+        for try await (id, start, count) in try await client.execute(AddHits(additions: additions), logger: logger) {
+            answers[id] = (start, count)
+        }
+        return answers
     }
 
     func hit(_ bucket: RateLimitBucket, key: String, limit: Int, window: TimeInterval, now: Date) async throws {

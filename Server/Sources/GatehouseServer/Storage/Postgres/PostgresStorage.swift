@@ -13,6 +13,8 @@ public final class PostgresStorage: AuthStorage {
     let client: PostgresClient
     private let logger: Logger
     private let runner: Task<Void, Never>
+    /// This process's view of the batched rate-limit windows.
+    private let hitTally = HitTally()
 
     /// Connects the pool (connections open on first use).
     public static func open(_ settings: PostgresSettings, logger: Logger) async throws -> PostgresStorage {
@@ -146,12 +148,22 @@ public final class PostgresStorage: AuthStorage {
         return result
     }
 
-    /// Rate limits kept in this database, shared by every instance.
-    var rateLimiter: PostgresRateLimiter { PostgresRateLimiter(client: client, logger: logger) }
+    /// Rate limits kept in this database, shared by every instance; the busiest buckets' hits
+    /// are written in batches (``BatchedRateLimiter``).
+    var rateLimiter: BatchedRateLimiter {
+        BatchedRateLimiter(
+            base: PostgresRateLimiter(client: client, logger: logger),
+            batched: BatchedRateLimiter.defaultBuckets,
+            tally: hitTally,
+            interval: .milliseconds(20),
+            logger: logger
+        )
+    }
 
     public func checkpoint() async throws {}
 
     public func close() async throws {
+        await rateLimiter.write()
         runner.cancel()
         await runner.value
     }

@@ -1,0 +1,95 @@
+import Foundation
+import Logging
+
+/// PostgreSQL's shared windows with the busiest buckets' hits taken off the request path: a
+/// hit in one of ``batched`` is decided by this process's ``HitTally`` at once, and the hits of
+/// every window are written together, in one statement, within ``interval`` of the first.
+///
+/// Other buckets (the ones that hold back guessing: failed passwords, codes, factors) go to
+/// PostgreSQL on every hit, as before. For a batched bucket one instance is exact; several
+/// instances each see the others' hits as of their own last write, so together they admit at
+/// most the hits of one interval more than the limit. `/token` (refreshes and sign-ins, 150
+/// per client address in 5 minutes by default) is batched: each of its requests carries an
+/// unguessable token or meets the failed-password windows, which stay exact.
+struct BatchedRateLimiter: RateLimiter {
+    let base: PostgresRateLimiter
+    let batched: Set<RateLimitBucket>
+    let tally: HitTally
+    let interval: Duration
+    let logger: Logger
+
+    /// The buckets written in batches by default.
+    static let defaultBuckets: Set<RateLimitBucket> = [.token]
+
+    func hit(_ bucket: RateLimitBucket, key: String, limit: Int, window: TimeInterval, now: Date) async throws {
+        guard batched.contains(bucket) else {
+            return try await base.hit(bucket, key: key, limit: limit, window: window, now: now)
+        }
+        switch tally.hit(Self.id(bucket, key), limit: limit, window: window, now: now.timeIntervalSince1970) {
+        case .counted(let schedule):
+            if schedule { scheduleWrite(after: interval) }
+        case .full(let retryAfter):
+            throw APIError.rateLimited(retryAfter: retryAfter)
+        case .untracked:
+            try await base.hit(bucket, key: key, limit: limit, window: window, now: now)
+        }
+    }
+
+    func isLimited(
+        _ bucket: RateLimitBucket,
+        key: String,
+        limit: Int,
+        window: TimeInterval,
+        now: Date
+    ) async throws
+        -> Int?
+    {
+        if batched.contains(bucket),
+            let wait = tally.wait(Self.id(bucket, key), limit: limit, now: now.timeIntervalSince1970)
+        {
+            return wait
+        }
+        return try await base.isLimited(bucket, key: key, limit: limit, window: window, now: now)
+    }
+
+    func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
+        guard windows.contains(where: { batched.contains($0.bucket) }) else {
+            return try await base.isLimited(windows, key: key, now: now)
+        }
+        var waits: [Int?] = []
+        for window in windows {
+            waits.append(
+                try await isLimited(window.bucket, key: key, limit: window.limit, window: window.window, now: now)
+            )
+        }
+        return waits
+    }
+
+    /// Writes the pending hits now (at shutdown, and in tests); a failed write leaves them
+    /// pending and tries again in a second.
+    func write() async {
+        let additions = tally.take()
+        guard !additions.isEmpty else { return }
+        do {
+            tally.written(additions, answers: try await base.add(additions))
+        } catch {
+            logger.warning(
+                "rate-limit hits not written; kept for the next write",
+                metadata: ["windows": "\(additions.count)", "error": "\(String(reflecting: type(of: error)))"]
+            )
+            if tally.failed(additions) { scheduleWrite(after: .seconds(1)) }
+        }
+    }
+
+    private func scheduleWrite(after delay: Duration) {
+        let limiter = self
+        Task {
+            try? await Task.sleep(for: delay)
+            await limiter.write()
+        }
+    }
+
+    private static func id(_ bucket: RateLimitBucket, _ key: String) -> String {
+        "\(bucket.rawValue)|\(key)"
+    }
+}

@@ -1,0 +1,153 @@
+import Synchronization
+
+/// This process's view of shared rate-limit windows whose hits are written in batches
+/// (``BatchedRateLimiter``): for each window, the count the database last returned, the hits
+/// being written now, and the hits not yet written.
+///
+/// A hit is decided here, at once: the window is full when those three add up to its limit.
+/// One process alone is therefore exact; several processes each see the others' hits as of
+/// their own last write, at most one batch interval old.
+final class HitTally: Sendable {
+    /// The most windows held; a new key beyond it is counted by the database directly.
+    let capacity: Int
+
+    private struct Window {
+        var start: Double
+        var end: Double
+        /// The count in the database as of the last write's answer.
+        var shared = 0
+        /// Hits in the write under way.
+        var writing = 0
+        /// Hits not yet written.
+        var pending = 0
+        /// When the latest pending hit came (the time the write stamps a new window with).
+        var lastHit: Double
+    }
+
+    /// Hits to add to one window in the database.
+    struct Addition: Sendable, Equatable {
+        let id: String
+        let at: Double
+        let window: Double
+        let count: Int
+    }
+
+    private struct State {
+        var windows: [String: Window] = [:]
+        var scheduled = false
+        /// The latest time a hit came with (windows closed by then are forgotten once written).
+        var latest = -Double.infinity
+    }
+
+    private let state = Mutex(State())
+
+    init(capacity: Int = 100_000) {
+        self.capacity = capacity
+    }
+
+    /// What ``hit(_:limit:window:now:)`` decided.
+    enum Decision: Equatable {
+        /// Counted; `schedule` when no write is yet planned for it.
+        case counted(schedule: Bool)
+        /// The window is full: seconds until it reopens.
+        case full(retryAfter: Int)
+        /// Not held here (the tally is at ``capacity``): count it in the database.
+        case untracked
+    }
+
+    /// Counts a hit on window `id` unless it is full.
+    func hit(_ id: String, limit: Int, window: Double, now: Double) -> Decision {
+        state.withLock { state in
+            state.latest = max(state.latest, now)
+            var current: Window
+            if let open = state.windows[id], now < open.end {
+                current = open
+            } else if state.windows[id] == nil, state.windows.count >= capacity {
+                return .untracked
+            } else {
+                // A new window here; the database may know an older start, and its answer wins.
+                let writing = state.windows[id]?.writing ?? 0
+                current = Window(start: now, end: now + window, writing: writing, lastHit: now)
+            }
+            if current.shared + current.writing + current.pending >= limit {
+                state.windows[id] = current
+                return .full(retryAfter: Self.seconds(until: current.end, from: now))
+            }
+            current.pending += 1
+            current.lastHit = now
+            state.windows[id] = current
+            let schedule = !state.scheduled
+            state.scheduled = true
+            return .counted(schedule: schedule)
+        }
+    }
+
+    /// Seconds until window `id` reopens when it is full by this process's view, else `nil`.
+    func wait(_ id: String, limit: Int, now: Double) -> Int? {
+        state.withLock { state in
+            guard let open = state.windows[id], now < open.end,
+                open.shared + open.writing + open.pending >= limit
+            else { return nil }
+            return Self.seconds(until: open.end, from: now)
+        }
+    }
+
+    /// Takes the pending hits for a write (they count as being written until
+    /// ``written(_:answers:)`` or ``failed(_:)``), and forgets windows that had closed by the
+    /// latest hit with nothing left to write.
+    func take() -> [Addition] {
+        state.withLock { state in
+            state.scheduled = false
+            var additions: [Addition] = []
+            for (id, var window) in state.windows {
+                if window.pending > 0 {
+                    additions.append(
+                        Addition(id: id, at: window.lastHit, window: window.end - window.start, count: window.pending)
+                    )
+                    window.writing += window.pending
+                    window.pending = 0
+                    state.windows[id] = window
+                } else if window.writing == 0, state.latest >= window.end {
+                    state.windows[id] = nil
+                }
+            }
+            return additions
+        }
+    }
+
+    /// The database's answer to a write: each window's start and count after it.
+    func written(_ additions: [Addition], answers: [String: (start: Double, count: Int)]) {
+        state.withLock { state in
+            for addition in additions {
+                guard var window = state.windows[addition.id] else { continue }
+                window.writing = max(0, window.writing - addition.count)
+                if let answer = answers[addition.id] {
+                    window.start = answer.start
+                    window.end = answer.start + addition.window
+                    window.shared = answer.count
+                }
+                state.windows[addition.id] = window
+            }
+        }
+    }
+
+    /// A write that failed: its hits are pending again; `true` when a write should be planned.
+    func failed(_ additions: [Addition]) -> Bool {
+        state.withLock { state in
+            for addition in additions {
+                guard var window = state.windows[addition.id] else { continue }
+                let returned = min(window.writing, addition.count)
+                window.writing -= returned
+                window.pending += returned
+                state.windows[addition.id] = window
+            }
+            let schedule = !state.scheduled && !additions.isEmpty
+            if schedule { state.scheduled = true }
+            return schedule
+        }
+    }
+
+    private static func seconds(until end: Double, from now: Double) -> Int {
+        max(1, Int((end - now).rounded(.up)))
+    }
+}
