@@ -4,7 +4,7 @@ import Testing
 
 @testable import GatehouseServer
 
-/// The hand-written paths of a bearer request (``UserJSON``, ``AMRText``,
+/// The hand-written paths of a bearer request and a grant (``UserJSON``, ``AMRText``,
 /// ``Base64URL/decodeCanonical(_:)``) give exactly what the general ones give.
 @Suite("Per-request encoding shortcuts")
 struct WireEncodingSpeedTests {
@@ -26,7 +26,7 @@ struct WireEncodingSpeedTests {
         ]
     }
 
-    @Test func userJSONIsTheEncodersBytes() throws {
+    @Test func userAndSessionJSONAreTheEncodersBytes() throws {
         let encoder = WireCoding.makeEncoder()
         var random = SystemRandomNumberGenerator()
         let identity = WireIdentity(
@@ -84,6 +84,26 @@ struct WireEncodingSpeedTests {
             #expect(
                 written == Array(expected),
                 "\(String(decoding: written, as: UTF8.self))\n\(String(decoding: expected, as: UTF8.self))"
+            )
+            // The session that carries the user, as every grant of /token answers.
+            let session = WireSession(
+                accessToken: text() ?? "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln",
+                tokenType: text() ?? "bearer",
+                expiresIn: [3_600, 0, -1, Int.max][round % 4],
+                expiresAt: [1_732_000_000, Int.min, 42][round % 3],
+                refreshToken: text() ?? "v1.AbC-_dEf",
+                user: user,
+                weakPassword: [
+                    nil, WeakPasswordInfo(reasons: []), WeakPasswordInfo(message: text(), reasons: ["pwned"]),
+                ][
+                    round % 3
+                ]
+            )
+            let expectedSession = try encoder.encode(session)
+            let writtenSession = try UserJSON.encode(session, encoder: encoder)
+            #expect(
+                writtenSession == Array(expectedSession),
+                "\(String(decoding: writtenSession, as: UTF8.self))\n\(String(decoding: expectedSession, as: UTF8.self))"
             )
         }
     }

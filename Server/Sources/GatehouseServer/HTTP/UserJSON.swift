@@ -2,7 +2,8 @@ import Foundation
 import GatehouseCore
 
 /// The JSON of a ``WireUser`` (the body of `GET /user`, the response a signed-in client asks
-/// for most), written directly: byte for byte what ``JSONBody``'s encoder writes (sorted keys,
+/// for most) and of the ``WireSession`` that carries one (every grant of `/token`, a refresh
+/// above all), written directly: byte for byte what ``JSONBody``'s encoder writes (sorted keys,
 /// slashes unescaped, ISO-8601 timestamps with milliseconds), without its per-call setup,
 /// boxing of every field and date-formatting callback.
 ///
@@ -57,6 +58,23 @@ struct UserJSON {
         return json.bytes
     }
 
+    /// The session's JSON, as `encoder` would write it.
+    static func encode(_ session: WireSession, encoder: JSONEncoder) throws -> [UInt8] {
+        var json = UserJSON(encoder: encoder)
+        json.bytes.reserveCapacity(1_280)
+        json.bytes.append(UInt8(ascii: "{"))
+        json.string("access_token", session.accessToken)
+        json.integer("expires_at", session.expiresAt)
+        json.integer("expires_in", session.expiresIn)
+        json.string("refresh_token", session.refreshToken)
+        json.string("token_type", session.tokenType)
+        json.key("user")
+        json.bytes.append(contentsOf: try encode(session.user, encoder: encoder))
+        if let weakPassword = session.weakPassword { try json.value("weak_password", weakPassword) }
+        json.bytes.append(UInt8(ascii: "}"))
+        return json.bytes
+    }
+
     private init(encoder: JSONEncoder) {
         self.encoder = encoder
     }
@@ -83,6 +101,11 @@ struct UserJSON {
         } else {
             fragment(text)
         }
+    }
+
+    private mutating func integer(_ name: StaticString, _ value: Int) {
+        key(name)
+        bytes.append(contentsOf: String(value).utf8)
     }
 
     private mutating func date(_ name: StaticString, _ date: Date?) {
