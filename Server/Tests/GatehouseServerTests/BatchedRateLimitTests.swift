@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 
 @testable import GatehouseServer
@@ -128,6 +129,26 @@ struct BatchedRateLimitTests {
         #expect(row.first?.column("count") == .integer(1))
         #expect(row.first?.column("window_start") == .float(later.timeIntervalSince1970))
         try await harness.server.storage.close()
+    }
+
+    @Test(.enabled(if: TestDatabase.isPostgres, "the batched windows live in PostgreSQL"))
+    func hitsCountedOnlyInTheProcessAreWrittenWhenTheStorageCloses() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let postgres = try #require(harness.server.storage as? PostgresStorage)
+        guard case .postgres(let settings) = harness.configuration.database else {
+            Issue.record("not PostgreSQL")
+            return
+        }
+        let key = "192.0.2.\(Int.random(in: 1...254))-\(UUID().uuidString)"
+        for _ in 0..<3 {
+            try await postgres.rateLimiter.hit(.token, key: key, limit: 10, window: 300, now: harness.clock.now())
+        }
+        // Closed at once, before the 20 ms write: the close writes them.
+        try await postgres.close()
+        let reopened = try await PostgresStorage.open(settings, logger: Logger(label: "test"))
+        #expect(try await storedCount(reopened, "token|\(key)") == 3)
+        try await reopened.close()
     }
 
     private func storedCount(_ postgres: PostgresStorage, _ id: String) async throws -> Int? {

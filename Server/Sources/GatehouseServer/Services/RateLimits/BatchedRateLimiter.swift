@@ -81,6 +81,16 @@ struct BatchedRateLimiter: RateLimiter {
         }
     }
 
+    /// Writes what is pending and waits for writes under way, for at most `timeout` (at
+    /// shutdown, before the pool closes).
+    func settle(timeout: Duration = .seconds(2)) async {
+        let deadline = ContinuousClock.now + timeout
+        while !tally.isSettled, ContinuousClock.now < deadline {
+            await write()
+            if !tally.isSettled { try? await Task.sleep(for: .milliseconds(5)) }
+        }
+    }
+
     private func scheduleWrite(after delay: Duration) {
         let limiter = self
         Task {

@@ -82,6 +82,13 @@ final class HitTally: Sendable {
         }
     }
 
+    /// Whether every hit counted here has been written (none pending, none being written).
+    var isSettled: Bool {
+        state.withLock { state in
+            state.windows.values.allSatisfy { $0.pending == 0 && $0.writing == 0 }
+        }
+    }
+
     /// Seconds until window `id` reopens when it is full by this process's view, else `nil`.
     func wait(_ id: String, limit: Int, now: Double) -> Int? {
         state.withLock { state in

@@ -162,8 +162,17 @@ public final class PostgresStorage: AuthStorage {
 
     public func checkpoint() async throws {}
 
+    /// Writes the rate-limit hits still counted only here, then closes the pool. A write that
+    /// cannot finish within two seconds (the database gone) is failed by the pool's closing.
     public func close() async throws {
-        await rateLimiter.write()
+        let limiter = rateLimiter
+        let runner = runner
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(2))
+            runner.cancel()
+        }
+        await limiter.settle(timeout: .seconds(2))
+        deadline.cancel()
         runner.cancel()
         await runner.value
     }
