@@ -108,26 +108,20 @@ struct BatchedRateLimitTests {
             try await limiter.hit(.token, key: key, limit: 2, window: 60, now: now)
         }
         // The scheduled write lands within its interval.
-        var stored: Int?
-        for _ in 0..<100 where stored != 2 {
+        var stored: (start: Double, count: Int)?
+        for _ in 0..<100 where stored?.count != 2 {
             try await Task.sleep(for: .milliseconds(20))
-            stored = try await storedCount(postgres, "token|\(key)")
+            stored = try await storedWindow(postgres, "token|\(key)")
         }
-        #expect(stored == 2)
+        #expect(stored?.count == 2)
         let later = now.addingTimeInterval(61)
         try await limiter.hit(.token, key: key, limit: 2, window: 60, now: later)
-        var row: [SQLRow] = []
-        for _ in 0..<100 where row.first?.column("count") != .integer(1) {
+        for _ in 0..<100 where stored?.count != 1 {
             try await Task.sleep(for: .milliseconds(20))
-            row = try await postgres.read { reader in
-                try await (reader as! SQLTransaction).executor.rows(
-                    "SELECT window_start, count FROM rate_limits WHERE id = ?",
-                    [.text("token|\(key)")]
-                )
-            }
+            stored = try await storedWindow(postgres, "token|\(key)")
         }
-        #expect(row.first?.column("count") == .integer(1))
-        #expect(row.first?.column("window_start") == .float(later.timeIntervalSince1970))
+        #expect(stored?.count == 1)
+        #expect(stored?.start == later.timeIntervalSince1970)
         try await harness.server.storage.close()
     }
 
@@ -152,13 +146,20 @@ struct BatchedRateLimitTests {
     }
 
     private func storedCount(_ postgres: PostgresStorage, _ id: String) async throws -> Int? {
+        try await storedWindow(postgres, id)?.count
+    }
+
+    /// The window `id` as the table holds it: its start and count.
+    private func storedWindow(_ postgres: PostgresStorage, _ id: String) async throws -> (start: Double, count: Int)? {
         let rows = try await postgres.read { reader in
             try await (reader as! SQLTransaction).executor.rows(
-                "SELECT count FROM rate_limits WHERE id = ?",
+                "SELECT window_start, count FROM rate_limits WHERE id = ?",
                 [.text(id)]
             )
         }
-        guard case .integer(let count) = rows.first?.column("count") else { return nil }
-        return count
+        guard case .float(let start) = rows.first?.column("window_start"),
+            case .integer(let count) = rows.first?.column("count")
+        else { return nil }
+        return (start, count)
     }
 }
