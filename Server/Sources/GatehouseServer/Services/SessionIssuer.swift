@@ -23,7 +23,6 @@ struct SessionIssuer: Sendable {
         at now: Date
     ) async throws -> SessionGrant {
         let session = SessionRecord(
-            id: .timeOrdered(),
             userID: user.id,
             salt: Hex.encode(SecureRandom.bytes(16)),
             createdAt: now,
