@@ -25,7 +25,7 @@ struct BatchedRateLimiter: RateLimiter {
         guard batched.contains(bucket) else {
             return try await base.hit(bucket, key: key, limit: limit, window: window, now: now)
         }
-        switch tally.hit(Self.id(bucket, key), limit: limit, window: window, now: now.timeIntervalSince1970) {
+        switch tally.hit(bucket.windowID(key), limit: limit, window: window, now: now.timeIntervalSince1970) {
         case .counted(let schedule):
             if schedule { scheduleWrite(after: interval) }
         case .full(let retryAfter):
@@ -45,7 +45,7 @@ struct BatchedRateLimiter: RateLimiter {
         -> Int?
     {
         if batched.contains(bucket),
-            let wait = tally.wait(Self.id(bucket, key), limit: limit, now: now.timeIntervalSince1970)
+            let wait = tally.wait(bucket.windowID(key), limit: limit, now: now.timeIntervalSince1970)
         {
             return wait
         }
@@ -56,13 +56,7 @@ struct BatchedRateLimiter: RateLimiter {
         guard windows.contains(where: { batched.contains($0.bucket) }) else {
             return try await base.isLimited(windows, key: key, now: now)
         }
-        var waits: [Int?] = []
-        for window in windows {
-            waits.append(
-                try await isLimited(window.bucket, key: key, limit: window.limit, window: window.window, now: now)
-            )
-        }
-        return waits
+        return try await isLimitedOneByOne(windows, key: key, now: now)
     }
 
     /// Writes the pending hits now (at shutdown, and in tests); a failed write leaves them
@@ -97,9 +91,5 @@ struct BatchedRateLimiter: RateLimiter {
             try? await Task.sleep(for: delay)
             await limiter.write()
         }
-    }
-
-    private static func id(_ bucket: RateLimitBucket, _ key: String) -> String {
-        "\(bucket.rawValue)|\(key)"
     }
 }

@@ -34,10 +34,18 @@ final class HitTally: Sendable {
 
     private struct State {
         var windows: [String: Window] = [:]
+        /// The windows with pending hits: what a write takes, without a scan of every window.
+        var pendingIDs: Set<String> = []
         var scheduled = false
         /// The latest time a hit came with (windows closed by then are forgotten once written).
         var latest = -Double.infinity
+        /// When, in hit time, closed windows are next looked for (a scan of every window, so at
+        /// most once per ``sweepInterval``, not on every write).
+        var nextSweep = -Double.infinity
     }
+
+    /// Seconds of hit time between two scans for closed windows.
+    static let sweepInterval: Double = 10
 
     private let state = Mutex(State())
 
@@ -76,6 +84,7 @@ final class HitTally: Sendable {
             current.pending += 1
             current.lastHit = now
             state.windows[id] = current
+            state.pendingIDs.insert(id)
             let schedule = !state.scheduled
             state.scheduled = true
             return .counted(schedule: schedule)
@@ -100,22 +109,28 @@ final class HitTally: Sendable {
     }
 
     /// Takes the pending hits for a write (they count as being written until
-    /// ``written(_:answers:)`` or ``failed(_:)``), and forgets windows that had closed by the
-    /// latest hit with nothing left to write.
+    /// ``written(_:answers:)`` or ``failed(_:)``), and, at most every ``sweepInterval``,
+    /// forgets windows that had closed by the latest hit with nothing left to write.
     func take() -> [Addition] {
         state.withLock { state in
             state.scheduled = false
             var additions: [Addition] = []
-            for (id, var window) in state.windows {
-                if window.pending > 0 {
-                    additions.append(
-                        Addition(id: id, at: window.lastHit, window: window.end - window.start, count: window.pending)
-                    )
-                    window.writing += window.pending
-                    window.pending = 0
-                    state.windows[id] = window
-                } else if window.writing == 0, state.latest >= window.end {
-                    state.windows[id] = nil
+            additions.reserveCapacity(state.pendingIDs.count)
+            for id in state.pendingIDs {
+                guard var window = state.windows[id], window.pending > 0 else { continue }
+                additions.append(
+                    Addition(id: id, at: window.lastHit, window: window.end - window.start, count: window.pending)
+                )
+                window.writing += window.pending
+                window.pending = 0
+                state.windows[id] = window
+            }
+            state.pendingIDs.removeAll(keepingCapacity: true)
+            if state.latest >= state.nextSweep {
+                state.nextSweep = state.latest + Self.sweepInterval
+                let latest = state.latest
+                state.windows = state.windows.filter { _, window in
+                    window.pending > 0 || window.writing > 0 || latest < window.end
                 }
             }
             return additions
@@ -147,6 +162,7 @@ final class HitTally: Sendable {
                 window.writing -= returned
                 window.pending += returned
                 state.windows[addition.id] = window
+                if window.pending > 0 { state.pendingIDs.insert(addition.id) }
             }
             let schedule = !state.scheduled && !additions.isEmpty
             if schedule { state.scheduled = true }

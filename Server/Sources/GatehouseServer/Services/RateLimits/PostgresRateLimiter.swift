@@ -133,7 +133,7 @@ struct PostgresRateLimiter: RateLimiter {
     func hit(_ bucket: RateLimitBucket, key: String, limit: Int, window: TimeInterval, now: Date) async throws {
         let seconds = now.timeIntervalSince1970
         let statement = Hit(
-            id: "\(bucket.rawValue)|\(key)",
+            id: bucket.windowID(key),
             now: seconds,
             windowOpenedBefore: seconds - window,
             cap: limit >= Int(Int32.max) ? Int(Int32.max) : limit + 1,
@@ -154,7 +154,7 @@ struct PostgresRateLimiter: RateLimiter {
         -> Int?
     {
         let seconds = now.timeIntervalSince1970
-        let statement = Window(id: "\(bucket.rawValue)|\(key)", windowOpenedAfter: seconds - window)
+        let statement = Window(id: bucket.windowID(key), windowOpenedAfter: seconds - window)
         for try await (start, count) in try await client.execute(statement, logger: logger) where count >= limit {
             return Int((window - (seconds - start)).rounded(.up))
         }
@@ -164,7 +164,7 @@ struct PostgresRateLimiter: RateLimiter {
     func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
         let seconds = now.timeIntervalSince1970
         var found: [String: (start: Double, count: Int)] = [:]
-        let ids = windows.map { "\($0.bucket.rawValue)|\(key)" }
+        let ids = windows.map { $0.bucket.windowID(key) }
         for try await (id, start, count) in try await client.execute(Windows(ids: ids), logger: logger) {
             found[id] = (start, count)
         }

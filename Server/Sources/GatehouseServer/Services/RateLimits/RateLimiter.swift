@@ -16,6 +16,12 @@ enum RateLimitBucket: String, Sendable {
     case failedPasswordMinute, failedPasswordTenMinutes, failedPasswordHour
 }
 
+extension RateLimitBucket {
+    /// The id of `key`'s window in this bucket where windows are stored by id (PostgreSQL's
+    /// `rate_limits` table, and this process's tally of its batched windows).
+    func windowID(_ key: String) -> String { "\(rawValue)|\(key)" }
+}
+
 /// One window a look at several (``RateLimiter/isLimited(_:key:now:)``) checks: a bucket, its
 /// limit and its length.
 struct RateLimitWindow: Sendable {
@@ -49,6 +55,11 @@ protocol RateLimiter: Sendable {
 
 extension RateLimiter {
     func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
+        try await isLimitedOneByOne(windows, key: key, now: now)
+    }
+
+    /// ``isLimited(_:key:limit:window:now:)`` for each of `windows`, in turn.
+    func isLimitedOneByOne(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
         var waits: [Int?] = []
         for window in windows {
             waits.append(
