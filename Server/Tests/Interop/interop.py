@@ -10,6 +10,7 @@ import sys
 import time
 import uuid
 
+import httpx
 import pyotp
 from supabase_auth import SyncGoTrueClient
 from supabase_auth.errors import AuthApiError
@@ -29,7 +30,7 @@ def step(name, function):
         print(f"FAIL {name}: {type(error).__name__}: {error}")
 
 
-def code_for(address, after=0, timeout=10.0):
+def code_for(address, after=0, timeout=60.0):
     """The newest code mailed to `address`, once more than `after` codes went there."""
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -43,7 +44,11 @@ def code_for(address, after=0, timeout=10.0):
     raise AssertionError(f"no code for {address}")
 
 
-client = SyncGoTrueClient(url=URL, auto_refresh_token=False, persist_session=False)
+# The client's own HTTP client gives up after httpx's default 5 s. The suite runs this script
+# while hundreds of other tests share two cores and one bcrypt pool (some at cost 13), so a
+# sign-up can wait longer than that; the client is the official one with a patient transport.
+http = httpx.Client(timeout=60.0, follow_redirects=True, http2=True)
+client = SyncGoTrueClient(url=URL, auto_refresh_token=False, persist_session=False, http_client=http)
 email = f"py-{uuid.uuid4().hex[:8]}@example.com"
 password = "interop correct horse"
 state = {}
