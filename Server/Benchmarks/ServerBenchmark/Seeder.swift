@@ -79,8 +79,8 @@ enum Seeder {
         let insertSession = try database.prepare(
             """
             INSERT INTO sessions (id, user_id, salt, counter, created_at, refreshed_at, rotated_at, amr,
-                device, created_ip, refreshed_ip)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                device, created_ip, refreshed_ip, refreshed_day)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         )
         try database.inBatches(0..<sessions) { index in
@@ -90,6 +90,7 @@ enum Seeder {
                 .text(SeedLayout.userID(Int(SeedLayout.mix(UInt64(index) ^ 0x5555) % UInt64(sessionUsers)))),
                 .text(row.salt), .integer(row.counter), .real(row.createdAt), .real(row.refreshedAt),
                 .real(row.refreshedAt), .text(row.amr), .text(row.device), .text(row.ip), .text(row.ip),
+                .real((row.refreshedAt / 86_400).rounded(.down) * 86_400),
             ])
         }
         insertSession.finalize()
@@ -167,18 +168,18 @@ enum Seeder {
             try await connection.query(
                 """
                 INSERT INTO sessions (id, user_id, salt, counter, created_at, refreshed_at, rotated_at, amr,
-                    device, created_ip, refreshed_ip)
+                    device, created_ip, refreshed_ip, refreshed_day)
                 SELECT md5('gatehouse-session-' || k)::uuid::text,
                     md5('gatehouse-user-' || floor(random() * \(sessionUsers))::int)::uuid::text,
-                    md5(k::text), floor(random() * 40)::int, t.created,
-                    least(t.created + random() * 864000, \(seconds)), least(t.created + random() * 864000, \(seconds)),
-                    '[{"method":"password","timestamp":' || t.created::bigint || '}]',
+                    md5(k::text), floor(random() * 40)::int, created, refreshed, refreshed,
+                    '[{"method":"password","timestamp":' || created::bigint || '}]',
                     CASE WHEN k % 3 = 0 THEN 'Safari on iPhone' WHEN k % 3 = 1 THEN 'MyApp/2.4 (iPad; iOS 18.1)'
                         ELSE 'Chrome on macOS' END,
-                    '203.0.113.' || (k % 250), '198.51.100.' || (k % 250)
-                FROM (SELECT k, CASE WHEN k % 10 = 0 THEN \(seconds) - random() * \(recent)
-                        ELSE \(seconds) - random() * \(history) END AS created
-                    FROM generate_series(1, \(sessions)) k OFFSET 0) t
+                    '203.0.113.' || (k % 250), '198.51.100.' || (k % 250), floor(refreshed / 86400) * 86400
+                FROM (SELECT k, created, least(created + random() * 864000, \(seconds)) AS refreshed
+                    FROM (SELECT k, CASE WHEN k % 10 = 0 THEN \(seconds) - random() * \(recent)
+                            ELSE \(seconds) - random() * \(history) END AS created
+                        FROM generate_series(1, \(sessions)) k OFFSET 0) t OFFSET 0) r
                 """,
                 logger: logger
             )

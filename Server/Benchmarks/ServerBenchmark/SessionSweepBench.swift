@@ -43,9 +43,10 @@ enum SessionSweepBench {
             // One statement: a million round trips would measure the network, not the sweep.
             try await client.query(
                 """
-                INSERT INTO sessions (id, user_id, salt, counter, created_at, refreshed_at, amr)
+                INSERT INTO sessions (id, user_id, salt, counter, created_at, refreshed_at, amr, refreshed_day)
                 SELECT gen_random_uuid()::text, \(user.id.uuidString.lowercased()), '00', 0,
-                    \(ended.timeIntervalSince1970), \(ended.timeIntervalSince1970), '[]'
+                    \(ended.timeIntervalSince1970), \(ended.timeIntervalSince1970), '[]',
+                    floor(\(ended.timeIntervalSince1970) / 86400) * 86400
                 FROM generate_series(1, \(sessions))
                 """,
                 logger: logger

@@ -25,8 +25,9 @@ public protocol StorageTransaction: StorageReader, PasskeyWriter, AppleTokenWrit
     func deleteSession(id: UUID) async throws
     /// Deletes the session `id` if it belongs to `userID`; returns whether it did.
     func deleteSession(id: UUID, userID: UUID) async throws -> Bool
-    /// Deletes up to `limit` sessions signed in before `createdBefore` or last refreshed before
-    /// `refreshedBefore` (ended by lifetime or inactivity); returns how many.
+    /// Deletes up to `limit` sessions signed in before `createdBefore` or last refreshed on a day
+    /// before the one holding `refreshedBefore` (ended by lifetime or inactivity; the idle ones are
+    /// found by ``SessionRefreshDay``); returns how many.
     func deleteEndedSessions(createdBefore: Date, refreshedBefore: Date, limit: Int) async throws -> Int
     /// Deletes up to `limit` rows of `rows` that expired (or, for audit entries, were written)
     /// before `cutoff`; returns how many. Ended sessions have ``deleteEndedSessions(createdBefore:refreshedBefore:limit:)``.

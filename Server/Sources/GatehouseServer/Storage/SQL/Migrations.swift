@@ -305,6 +305,20 @@ enum Migrations {
                 "CREATE INDEX rate_limits_window_end ON rate_limits(window_end)",
             ]
         ),
+        (
+            // The sweep of idle sessions reads the day of the last refresh by index, no longer
+            // the exact time, which every refresh changes (``SessionRefreshDay``): on PostgreSQL
+            // a refresh then updates the row alone (HOT) instead of adding an entry to each of
+            // the table's indexes. Existing rows take their exact time, which sweeps them alike
+            // (the day column is only ever compared with the start of a day).
+            "0013_sessions_refreshed_day",
+            [
+                "ALTER TABLE sessions ADD COLUMN refreshed_day {real} NOT NULL DEFAULT 0",
+                "UPDATE sessions SET refreshed_day = refreshed_at",
+                "DROP INDEX sessions_refreshed_at",
+                "CREATE INDEX sessions_refreshed_day ON sessions(refreshed_day)",
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.

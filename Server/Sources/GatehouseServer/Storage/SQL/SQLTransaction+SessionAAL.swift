@@ -16,9 +16,12 @@ extension SQLTransaction {
             try await !query(
                 """
                 UPDATE sessions SET aal = 'aal2', factor_id = ?, amr = ?, counter = counter + 2,
-                rotated_at = NULL, refreshed_at = ? WHERE id = ? RETURNING id
+                rotated_at = NULL, refreshed_at = ?, refreshed_day = ? WHERE id = ? RETURNING id
                 """,
-                [.text(factorID.key), .text(JSONText.encode(amr)), .date(now), .text(id.key)]
+                [
+                    .text(factorID.key), .text(JSONText.encode(amr)), .date(now),
+                    .float(SessionRefreshDay.start(of: now)), .text(id.key),
+                ]
             ).isEmpty
         else { return nil }
         return try await session(id: id)

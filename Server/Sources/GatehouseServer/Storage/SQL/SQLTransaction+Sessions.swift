@@ -6,8 +6,8 @@ extension SQLTransaction {
         _ = try await query(
             """
             INSERT INTO sessions (id, user_id, salt, counter, created_at, refreshed_at, rotated_at, amr,
-                device, created_ip, refreshed_ip)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                device, created_ip, refreshed_ip, refreshed_day)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(session.id.key), .text(session.userID.key), .text(session.salt), .integer(Int(session.counter)),
@@ -15,6 +15,7 @@ extension SQLTransaction {
                 .date(session.rotatedAt), .text(JSONText.encode(session.amr)),
                 session.device.map(SQLValue.text) ?? .null,
                 session.createdIP.map(SQLValue.text) ?? .null, session.refreshedIP.map(SQLValue.text) ?? .null,
+                .float(SessionRefreshDay.start(of: session.refreshedAt)),
             ]
         )
     }
@@ -85,7 +86,7 @@ extension SQLTransaction {
     ) async throws -> Bool {
         let rotation: [SQLValue] = [
             .float(now.timeIntervalSince1970), .float(now.timeIntervalSince1970), ip.map(SQLValue.text) ?? .null,
-            .text(id.key), .integer(Int(expectedCounter)),
+            .float(SessionRefreshDay.start(of: now)), .text(id.key), .integer(Int(expectedCounter)),
         ]
         switch executor.dialect {
         case .postgres:
@@ -99,7 +100,8 @@ extension SQLTransaction {
     }
 
     private static let rotation = """
-        UPDATE sessions SET counter = counter + 1, rotated_at = ?, refreshed_at = ?, refreshed_ip = ?
+        UPDATE sessions SET counter = counter + 1, rotated_at = ?, refreshed_at = ?, refreshed_ip = ?,
+            refreshed_day = ?
         WHERE id = ? AND counter = ?
         """
 

@@ -10,12 +10,12 @@ extension SQLTransaction {
         let rows = try await query(
             """
             DELETE FROM sessions WHERE id IN (
-                SELECT id FROM sessions WHERE created_at < ? OR refreshed_at < ? LIMIT ?\(skipLocked)
+                SELECT id FROM sessions WHERE created_at < ? OR refreshed_day < ? LIMIT ?\(skipLocked)
             ) RETURNING id
             """,
             [
-                .float(createdBefore.timeIntervalSince1970), .float(refreshedBefore.timeIntervalSince1970),
-                .integer(limit),
+                .float(createdBefore.timeIntervalSince1970),
+                .float(SessionRefreshDay.sweepCutoff(refreshedBefore: refreshedBefore)), .integer(limit),
             ]
         )
         return rows.count
