@@ -9,6 +9,9 @@ import Testing
 /// refresh (``SessionRefreshDay``).
 @Suite("Sessions: a refresh updates the row alone, the sweep reads the refresh day")
 struct SessionRefreshDayTests {
+    // The catalog queries go to the executor directly: through `query` they would join the
+    // statements that ``StatementPlanTests`` records from the whole process.
+
     /// The columns a rotation writes on every refresh.
     static let refreshedColumns: Set<String> = ["counter", "rotated_at", "refreshed_at", "refreshed_ip"]
 
@@ -32,7 +35,7 @@ struct SessionRefreshDayTests {
                     """
                 }
             return Set(
-                try await tx.query(sql).compactMap { row -> String? in
+                try await tx.executor.rows(sql, []).compactMap { row -> String? in
                     guard case .text(let name) = row.column("name") else { return nil }
                     return name
                 }
@@ -77,11 +80,12 @@ struct SessionRefreshDayTests {
                 from: nil,
                 audit: AuditEntry(at: tomorrow, action: "token_refreshed", actorID: user.id)
             )
-            let rows = try await (tx as! SQLTransaction).query(
+            let rows = try await (tx as! SQLTransaction).executor.rows(
                 """
                 SELECT pg_stat_get_xact_tuples_updated('sessions'::regclass) AS updated,
                     pg_stat_get_xact_tuples_hot_updated('sessions'::regclass) AS hot
-                """
+                """,
+                []
             )
             guard case .integer(let updated) = rows.first?.column("updated"),
                 case .integer(let hot) = rows.first?.column("hot")
@@ -90,6 +94,15 @@ struct SessionRefreshDayTests {
         }
         #expect(updated == 13)
         #expect(heapOnly == 12, "the first refresh of a new day moves the row to a new index key")
+        // Room for the next versions on each page: a full page makes even a HOT-able update move
+        // the row to another page, with new index entries.
+        let options = try await harness.server.storage.read { reader in
+            try await (reader as! SQLTransaction).executor.rows(
+                "SELECT array_to_string(reloptions, ',') AS options FROM pg_class WHERE relname = 'sessions'",
+                []
+            )
+        }
+        #expect(options.first?.column("options") == .text("fillfactor=90"))
     }
 
     @Test func theSweepDeletesAnIdleSessionOnceItsRefreshDayIsBeforeTheCutoffsDay() async throws {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The named, ordered schema migrations: one list for both databases. Where their types differ
-/// the SQL says `{real}`, `{bigint}`, `{serial}` or `{unlogged}`, and ``statements(of:for:)``
+/// the SQL says `{real}`, `{bigint}`, `{serial}` or `{unlogged}` (and a statement for PostgreSQL
+/// alone starts with `{postgres}`), and ``statements(of:for:)``
 /// writes each database's word. Append only; never edit one that has shipped.
 enum Migrations {
     static let all: [(name: String, statements: [String])] = [
@@ -311,12 +312,16 @@ enum Migrations {
             // a refresh then updates the row alone (HOT) instead of adding an entry to each of
             // the table's indexes. Existing rows take their exact time, which sweeps them alike
             // (the day column is only ever compared with the start of a day).
+            //
+            // A HOT update needs room on the row's own page: PostgreSQL fills new pages of
+            // sessions to 90 % and keeps the rest for the next versions of their rows.
             "0013_sessions_refreshed_day",
             [
                 "ALTER TABLE sessions ADD COLUMN refreshed_day {real} NOT NULL DEFAULT 0",
                 "UPDATE sessions SET refreshed_day = refreshed_at",
                 "DROP INDEX sessions_refreshed_at",
                 "CREATE INDEX sessions_refreshed_day ON sessions(refreshed_day)",
+                "{postgres}ALTER TABLE sessions SET (fillfactor = 90)",
             ]
         ),
     ]
@@ -336,8 +341,15 @@ enum Migrations {
                 "{serial}": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "{unlogged}": "UNLOGGED ",
             ]
         }
-        return migration.statements.map { statement in
-            words.reduce(statement) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+        // A statement marked `{postgres}` is PostgreSQL's alone (a storage parameter, say).
+        let marker = "{postgres}"
+        return migration.statements.compactMap { statement in
+            var statement = statement
+            if statement.hasPrefix(marker) {
+                guard dialect == .postgres else { return nil }
+                statement.removeFirst(marker.count)
+            }
+            return words.reduce(statement) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
         }
     }
 }
