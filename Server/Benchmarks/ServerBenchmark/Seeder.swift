@@ -90,7 +90,7 @@ enum Seeder {
                 .text(SeedLayout.userID(Int(SeedLayout.mix(UInt64(index) ^ 0x5555) % UInt64(sessionUsers)))),
                 .text(row.salt), .integer(row.counter), .real(row.createdAt), .real(row.refreshedAt),
                 .real(row.refreshedAt), .text(row.amr), .text(row.device), .text(row.ip), .text(row.ip),
-                .real((row.refreshedAt / 86_400).rounded(.down) * 86_400),
+                .real(row.refreshedDay),
             ])
         }
         insertSession.finalize()
@@ -243,6 +243,8 @@ enum Seeder {
         let counter: Int
         let createdAt: Double
         let refreshedAt: Double
+        /// The start of `refreshedAt`'s UTC day (the server's `sessions.refreshed_day`).
+        let refreshedDay: Double
         let amr: String
         let device: String
         let ip: String
@@ -252,6 +254,7 @@ enum Seeder {
             let span = index % 10 == 0 ? Seeder.recent : Seeder.history
             createdAt = now - Double(random % UInt64(span))
             refreshedAt = min(now, createdAt + Double((random >> 20) % 864_000))
+            refreshedDay = (refreshedAt / 86_400).rounded(.down) * 86_400
             salt = String(SeedLayout.mix(random), radix: 16).leftPadded(16) + String(random, radix: 16).leftPadded(16)
             counter = Int(random >> 58)
             amr = #"[{"method":"password","timestamp":\#(Int(createdAt))}]"#

@@ -9,19 +9,13 @@ import Foundation
 /// The day changes on at most one refresh of a session a day, so the other refreshes of an
 /// hourly-refreshing client update the row alone.
 ///
-/// The price: the sweep deletes a session that became idle at most a day after it could have
-/// (``sweepCutoff(refreshedBefore:)``). Requests refuse it from the exact time on, as before.
+/// The price: the sweep deletes a session whose day starts before the day of its cutoff, so at
+/// most a day after it became idle. Requests refuse it from the exact time on, as before.
 enum SessionRefreshDay {
     static let length: TimeInterval = 86_400
 
     /// The start of the UTC day that holds `date`, in seconds since 1970.
     static func start(of date: Date) -> Double {
         (date.timeIntervalSince1970 / length).rounded(.down) * length
-    }
-
-    /// The sweep's bound: rows whose day starts before it were all refreshed before
-    /// `refreshedBefore` (the day holding `refreshedBefore` is left for the next day's sweep).
-    static func sweepCutoff(refreshedBefore: Date) -> Double {
-        start(of: refreshedBefore)
     }
 }

@@ -15,7 +15,9 @@ extension SQLTransaction {
             """,
             [
                 .float(createdBefore.timeIntervalSince1970),
-                .float(SessionRefreshDay.sweepCutoff(refreshedBefore: refreshedBefore)), .integer(limit),
+                // Rows of a day that starts before the cutoff's day were all refreshed before
+                // the cutoff; the cutoff's own day waits for the next day's sweep.
+                .float(SessionRefreshDay.start(of: refreshedBefore)), .integer(limit),
             ]
         )
         return rows.count
