@@ -8,9 +8,15 @@ enum Base64URL {
     /// `bytes` as unpadded base64url, written directly (no Foundation string replacing, which
     /// went through `NSString` and showed in a profile of the refresh grant).
     static func encode(_ bytes: [UInt8]) -> String {
-        let alphabet = Self.alphabet
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count * 4 + 2) / 3)
+        append(bytes, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends `bytes` as unpadded base64url to `output`.
+    static func append(_ bytes: [UInt8], to output: inout [UInt8]) {
+        let alphabet = Self.alphabet
         var index = 0
         while index + 3 <= bytes.count {
             let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
@@ -30,7 +36,6 @@ enum Base64URL {
         default:
             break
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Whether `text` is the one unpadded base64url spelling of some bytes: only the alphabet,

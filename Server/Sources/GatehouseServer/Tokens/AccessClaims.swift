@@ -82,4 +82,67 @@ struct AccessClaims: JWTPayload, Equatable {
 
     /// Signature checks happen in jwt-kit; claim checks (with leeway and our clock) in ``TokenService``.
     func verify(using algorithm: some JWTAlgorithm) async throws {}
+
+    /// The claims' JSON, written directly for ``AccessTokenSigner``: the value jwt-kit's encoder
+    /// writes for them (absent optionals left out, text escaped as it escapes it), with the
+    /// members in declaration order (the encoder's order changes from run to run).
+    ///
+    /// - Throws: When a metadata number cannot be written (infinite or NaN), as the encoder does.
+    func json() throws -> [UInt8] {
+        var json = JSONBytes(capacity: 512)
+        json.beginObject()
+        json.key("aud")
+        json.string(aud)
+        json.key("exp")
+        json.integer(exp)
+        json.key("iat")
+        json.integer(iat)
+        if let nbf {
+            json.key("nbf")
+            json.integer(nbf)
+        }
+        json.key("iss")
+        json.string(iss)
+        json.key("sub")
+        json.string(sub)
+        json.key("email")
+        json.string(email)
+        json.key("phone")
+        json.string(phone)
+        json.key("role")
+        json.string(role)
+        json.key("aal")
+        json.string(aal)
+        json.key("amr")
+        json.beginArray()
+        for entry in amr {
+            json.beginObject()
+            json.key("method")
+            json.string(entry.method)
+            json.key("timestamp")
+            json.integer(entry.timestamp)
+            if let provider = entry.provider {
+                json.key("provider")
+                json.string(provider)
+            }
+            json.endObject()
+        }
+        json.endArray()
+        if let sessionID {
+            json.key("session_id")
+            json.string(sessionID)
+        }
+        json.key("is_anonymous")
+        json.bool(isAnonymous)
+        json.key("app_metadata")
+        try json.object(appMetadata)
+        json.key("user_metadata")
+        try json.object(userMetadata)
+        if let jti {
+            json.key("jti")
+            json.string(jti)
+        }
+        json.endObject()
+        return json.bytes
+    }
 }

@@ -9,6 +9,8 @@ struct TokenService: Sendable {
     let keys: JWTKeyCollection
     /// Verifies tokens naming one of `keys` without a hop onto the collection's actor.
     let verifier: AccessTokenVerifier
+    /// Signs with the key `signingKid` names, without a hop onto the collection's actor.
+    let signer: AccessTokenSigner
     let signingKid: JWKIdentifier
     /// The public JWKs, for `/.well-known/jwks.json` (empty for HS256).
     let publicJWKs: [[String: JSONValue]]
@@ -28,9 +30,11 @@ struct TokenService: Sendable {
         let keys = JWTKeyCollection()
         if let secret = configuration.jwtSecret {
             await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: "hs256")
+            let algorithm = try await keys.getKey(for: "hs256")
             return TokenService(
                 keys: keys,
-                verifier: AccessTokenVerifier(algorithms: ["hs256": try await keys.getKey(for: "hs256")]),
+                verifier: AccessTokenVerifier(algorithms: ["hs256": algorithm]),
+                signer: try AccessTokenSigner(algorithm: algorithm, kid: "hs256"),
                 signingKid: "hs256",
                 publicJWKs: [],
                 issuer: configuration.issuer,
@@ -53,9 +57,13 @@ struct TokenService: Sendable {
             }
         }
         let signing = stored.max { $0.createdAt < $1.createdAt }!
+        guard let signingAlgorithm = algorithms[signing.kid] else {
+            throw JWTError.generic(identifier: "signing-key", reason: "the newest signing key did not load")
+        }
         return TokenService(
             keys: keys,
             verifier: AccessTokenVerifier(algorithms: algorithms),
+            signer: try AccessTokenSigner(algorithm: signingAlgorithm, kid: signing.kid),
             signingKid: JWKIdentifier(string: signing.kid),
             publicJWKs: jwks,
             issuer: configuration.issuer,
@@ -115,7 +123,7 @@ struct TokenService: Sendable {
             userMetadata: user.userMetadata
         )
         claims.aal = session.aal
-        return try await keys.sign(claims, kid: signingKid)
+        return try signer.sign(claims)
     }
 
     /// A `service_role` token for the admin API (no session), with a `jti` so that it can be
@@ -144,7 +152,7 @@ struct TokenService: Sendable {
         )
         claims.aal = "aal1"
         claims.jti = jti
-        return try await keys.sign(claims, kid: signingKid)
+        return try signer.sign(claims)
     }
 
     /// Verifies signature and claims; any failure is 403 `bad_jwt`.
