@@ -23,8 +23,9 @@ let serverLinkerSettings: [LinkerSetting] = {
     // "glibc 2.36"
     var text = [CChar](repeating: 0, count: 64)
     let written = confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count)
+    let answer = written > 0 ? text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } : []
     let version =
-        (written > 0 ? String(cString: text) : "").split(separator: " ").last?
+        String(decoding: answer, as: UTF8.self).split(separator: " ").last?
         .split(separator: ".").compactMap { Int($0) } ?? []
     let loadsPackedRelocations = version.count >= 2 && (version[0], version[1]) >= (2, 36)
     let path = getenv("PATH").map { String(cString: $0) } ?? ""
@@ -128,6 +129,7 @@ let package = Package(
             dependencies: [
                 "GatehouseServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -34,7 +34,7 @@ struct PythonInteropTests {
                 return logger
             }()
         )
-        try await server.application.test(.live) { client in
+        try await LiveServer.run(server.application) { client in
             let port = try #require(client.port)
             let run = try await InteropScript.run("interop.py", ["http://127.0.0.1:\(port)", mailbox.path])
             #expect(run.status == 0, "\(run.output)")

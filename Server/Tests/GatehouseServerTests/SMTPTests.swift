@@ -32,7 +32,7 @@ struct SMTPTests {
                 trustRootsFile: listener.certificateFile
             )
             let server = try await buildServer(configuration: configuration, logger: Self.silent)
-            try await server.application.test(.live) { raw in
+            try await LiveServer.run(server.application) { raw in
                 let client = Client(client: raw, mailer: CapturingMailer())
                 let signup = try await client.post(
                     "/signup",

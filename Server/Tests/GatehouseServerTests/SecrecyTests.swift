@@ -49,7 +49,7 @@ struct SecrecyTests {
         let mailer = CapturingMailer()
         let server = try await buildServer(configuration: configuration, mailer: mailer, logger: logger)
         let secrets = SecretBox()
-        try await server.application.test(.live) { raw in
+        try await LiveServer.run(server.application) { raw in
             let client = Client(client: raw, mailer: mailer)
             let password = "correct horse battery"
             secrets.add(password)

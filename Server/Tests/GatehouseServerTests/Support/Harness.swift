@@ -57,7 +57,7 @@ struct Harness {
 
     /// Runs `body` against the server over real HTTP on loopback.
     func live(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
-        try await server.application.test(.live) { client in
+        try await LiveServer.run(server.application) { client in
             try await body(Client(client: client, mailer: mailer))
         }
         try? await server.storage.close()
@@ -89,7 +89,7 @@ struct Reply: @unchecked Sendable {
 
 /// Sends requests to the live server.
 struct Client: Sendable {
-    let client: any TestClientProtocol
+    let client: LiveClient
     let mailer: CapturingMailer
 
     @discardableResult
@@ -104,14 +104,14 @@ struct Client: Sendable {
         fields[.contentType] = "application/json"
         if let bearer { fields[.authorization] = "Bearer \(bearer)" }
         for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
-        return try await client.execute(
+        let response = try await client.execute(
             uri: path,
             method: method,
             headers: fields,
             body: json.map { ByteBuffer(string: $0) }
-        ) { response in
-            Reply(status: response.status, headers: response.headers, text: String(buffer: response.body))
-        }
+        )
+        let text = String(buffer: response.body ?? ByteBuffer())
+        return Reply(status: response.status, headers: response.headers, text: text)
     }
 
     func post(

@@ -86,7 +86,9 @@ struct HTTPClient: Sendable {
         func string(_ key: String) -> String? { json[key] as? String }
     }
 
-    var timeout: Duration = .seconds(30)
+    /// Long: tests check what comes back, and on two cores running the whole suite sixty
+    /// racing requests that one code's lock serializes have taken longer than 30 seconds.
+    var timeout: Duration = .seconds(120)
 
     /// Sends a request; a connection failure or a timeout comes back as status 0.
     func send(_ method: String, _ url: URL, json: String? = nil, bearer: String? = nil) async -> Answer {
