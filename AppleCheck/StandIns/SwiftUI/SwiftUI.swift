@@ -299,3 +299,52 @@ extension View {
         @ViewBuilder message: () -> M
     ) -> some View { EmptyView() }
 }
+
+// MARK: - Previews
+
+// DeveloperToolsSupport (re-exported by SwiftUI): https://developer.apple.com/documentation/swiftui/preview(_:body:)
+// "@freestanding(declaration) macro Preview(_ name: String? = nil, body: @escaping @MainActor () -> any View)".
+// Apple's implementation ships with Xcode; AppleCheck/Plugins/PreviewsMacros stands in for it and
+// expands the body into a function, so that it is type checked (README, compromises).
+@freestanding(declaration)
+public macro Preview(_ name: String? = nil, @ViewBuilder body: @escaping @MainActor () -> any View) =
+    #externalMacro(module: "PreviewsMacros", type: "SwiftUIView")
+
+// MARK: - App and Scene (the entry point of an app module: the sample app)
+
+// https://developer.apple.com/documentation/swiftui/app: "@MainActor @preconcurrency protocol App"
+@MainActor @preconcurrency
+public protocol App {
+    associatedtype Body: Scene
+    @SceneBuilder @MainActor @preconcurrency var body: Self.Body { get }
+    @MainActor @preconcurrency init()
+}
+
+// https://developer.apple.com/documentation/swiftui/app/main()
+extension App {
+    @MainActor @preconcurrency public static func main() { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/scene: "@MainActor @preconcurrency protocol Scene"
+@MainActor @preconcurrency
+public protocol Scene {
+    associatedtype Body: Scene
+    @SceneBuilder @MainActor @preconcurrency var body: Self.Body { get }
+}
+
+// SwiftUI.swiftinterface: extension Never : Scene
+extension Never: Scene {}
+
+// https://developer.apple.com/documentation/swiftui/scenebuilder
+@resultBuilder
+public struct SceneBuilder {
+    public static func buildExpression<Content: Scene>(_ content: Content) -> Content { content }
+    public static func buildBlock<Content: Scene>(_ content: Content) -> Content { content }
+}
+
+// https://developer.apple.com/documentation/swiftui/windowgroup
+public struct WindowGroup<Content: View>: Scene {
+    nonisolated public init(@ViewBuilder content: () -> Content) { fatalError() }
+    public typealias Body = Never
+    public var body: Never { fatalError() }
+}
