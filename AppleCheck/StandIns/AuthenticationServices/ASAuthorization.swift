@@ -50,11 +50,8 @@ open class ASAuthorizationRequest: NSObject {
     open var provider: any ASAuthorizationProvider { fatalError() }
 }
 
-// ASAuthorizationError.h: AS_EXTERN NSErrorDomain const ASAuthorizationErrorDomain; typedef
-// NS_ERROR_ENUM(ASAuthorizationErrorDomain, ASAuthorizationError), imported as a struct with a
 // non-frozen `enum Code`
 // (https://developer.apple.com/documentation/authenticationservices/asauthorizationerror-swift.struct).
-public var ASAuthorizationErrorDomain: String { fatalError() }
 public struct ASAuthorizationError: Error, Hashable, Sendable {
     public enum Code: Int, @unchecked Sendable, Equatable {
         case unknown = 1000
@@ -69,12 +66,6 @@ public struct ASAuthorizationError: Error, Hashable, Sendable {
     public init(_ code: Code, userInfo: [String: Any] = [:]) { fatalError() }
     public var code: Code { fatalError() }
     public var errorCode: Int { fatalError() }
-    public static var unknown: Code { .unknown }
-    public static var canceled: Code { .canceled }
-    public static var invalidResponse: Code { .invalidResponse }
-    public static var notHandled: Code { .notHandled }
-    public static var failed: Code { .failed }
-    public static var notInteractive: Code { .notInteractive }
     public func hash(into hasher: inout Hasher) { fatalError() }
     public static func == (lhs: Self, rhs: Self) -> Bool { fatalError() }
 }

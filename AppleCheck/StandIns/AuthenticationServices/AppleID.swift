@@ -6,20 +6,15 @@
 // ASAuthorizationOpenIDRequest.h
 open class ASAuthorizationOpenIDRequest: ASAuthorizationRequest {
     open var requestedScopes: [ASAuthorization.Scope]? { get { fatalError() } set { fatalError() } }
-    open var state: String? { get { fatalError() } set { fatalError() } }
     open var nonce: String? { get { fatalError() } set { fatalError() } }
 }
 
 // ASAuthorizationAppleIDRequest.h
-open class ASAuthorizationAppleIDRequest: ASAuthorizationOpenIDRequest {
-    open var user: String? { get { fatalError() } set { fatalError() } }
-}
+open class ASAuthorizationAppleIDRequest: ASAuthorizationOpenIDRequest {}
 
 // ASAuthorizationAppleIDCredential.h
 open class ASAuthorizationAppleIDCredential: NSObject, ASAuthorizationCredential {
     open var user: String { fatalError() }
-    open var state: String? { fatalError() }
-    open var authorizedScopes: [ASAuthorization.Scope] { fatalError() }
     open var authorizationCode: Data? { fatalError() }
     open var identityToken: Data? { fatalError() }
     open var email: String? { fatalError() }

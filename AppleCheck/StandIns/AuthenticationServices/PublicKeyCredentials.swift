@@ -11,9 +11,7 @@ public struct ASAuthorizationPublicKeyCredentialUserVerificationPreference: Hash
     public init(_ rawValue: String) { fatalError() }
     public init(rawValue: String) { fatalError() }
     public var rawValue: String { fatalError() }
-    public static var preferred: Self { fatalError() }
     public static var required: Self { fatalError() }
-    public static var discouraged: Self { fatalError() }
 }
 
 // ASPublicKeyCredential.h: @protocol ASPublicKeyCredential <ASAuthorizationCredential>
@@ -44,7 +42,6 @@ open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuth
     open var relyingPartyIdentifier: String { fatalError() }
     open var userID: Data { get { fatalError() } set { fatalError() } }
     open var name: String { get { fatalError() } set { fatalError() } }
-    open var displayName: String? { get { fatalError() } set { fatalError() } }
     open var challenge: Data { get { fatalError() } set { fatalError() } }
     open var userVerificationPreference: ASAuthorizationPublicKeyCredentialUserVerificationPreference {
         get { fatalError() }

@@ -67,7 +67,6 @@ public enum Insecure: Sendable {
 // Keys/Symmetric/SymmetricKeys.swift
 public struct SymmetricKey: ContiguousBytes, Sendable {
     public init<D: ContiguousBytes>(data: D) { fatalError() }
-    public var bitCount: Int { fatalError() }
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { fatalError() }
 }
 
@@ -86,11 +85,6 @@ public struct HashedAuthenticationCode<H: HashFunction>: MessageAuthenticationCo
 public struct HMAC<H: HashFunction>: Sendable {
     public typealias MAC = HashedAuthenticationCode<H>
     public static func authenticationCode<D: DataProtocol>(for data: D, using key: SymmetricKey) -> MAC { fatalError() }
-    public static func isValidAuthenticationCode<D: DataProtocol>(
-        _ authenticationCode: MAC,
-        authenticating authenticatedData: D,
-        using key: SymmetricKey
-    ) -> Bool { fatalError() }
 }
 
 // Keys/EC/NISTCurvesKeys.swift

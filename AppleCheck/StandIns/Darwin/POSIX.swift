@@ -51,7 +51,6 @@ public var O_CLOEXEC: Int32 { 0x0100_0000 }
 // xnu bsd/sys/fcntl.h: flock(2). (C also has a `struct flock` of the same name, for fcntl(2);
 // Swift imports both, but a Swift module cannot declare both, and the SDK uses only the function.)
 @discardableResult public func flock(_: Int32, _: Int32) -> Int32 { fatalError() }
-public var LOCK_SH: Int32 { 0x01 }
 public var LOCK_EX: Int32 { 0x02 }
 public var LOCK_NB: Int32 { 0x04 }
 public var LOCK_UN: Int32 { 0x08 }

@@ -46,7 +46,6 @@ final public class DispatchQueue: DispatchObject, @unchecked Sendable {
         case inherit, workItem, never
     }
     public class var main: DispatchQueue { fatalError() }
-    public class func global(qos: DispatchQoS.QoSClass = .default) -> DispatchQueue { fatalError() }
     public convenience init(
         label: String,
         qos: DispatchQoS = .unspecified,
@@ -60,5 +59,4 @@ final public class DispatchQueue: DispatchObject, @unchecked Sendable {
         flags: DispatchWorkItemFlags = [],
         execute work: @escaping @Sendable () -> Void
     ) { fatalError() }
-    public func sync<T>(execute work: () throws -> T) rethrows -> T { fatalError() }
 }

@@ -23,12 +23,8 @@ public typealias CFDictionary = NSDictionary
 // Foundation/NSPathUtilities.h (the path methods, on NSString only since Swift 3).
 open class NSString: NSObject {
     public override init() { fatalError() }
-    public init(string aString: String) { fatalError() }
-    open var length: Int { fatalError() }
     open var lastPathComponent: String { fatalError() }
     open var deletingLastPathComponent: String { fatalError() }
-    open var pathExtension: String { fatalError() }
-    open func appendingPathComponent(_ str: String) -> String { fatalError() }
 }
 
 // Foundation/NSDictionary.h

@@ -60,16 +60,11 @@ public struct Data: RandomAccessCollection, MutableCollection, RangeReplaceableC
     public typealias Index = Int
     public typealias Indices = Range<Int>
 
-    public init(bytes: UnsafeRawPointer, count: Int) { fatalError() }
-    public init<SourceType>(buffer: UnsafeBufferPointer<SourceType>) { fatalError() }
-    public init(repeating repeatedValue: UInt8, count: Int) { fatalError() }
-    public init(capacity: Int) { fatalError() }
     public init(count: Int) { fatalError() }
     public init() { fatalError() }
     public init<S: Sequence>(_ elements: S) where S.Element == UInt8 { fatalError() }
 
     public var count: Int { get { fatalError() } set { fatalError() } }
-    public mutating func reserveCapacity(_ minimumCapacity: Int) { fatalError() }
     public mutating func append(_ other: Data) { fatalError() }
     public mutating func append(_ byte: UInt8) { fatalError() }
     public mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == UInt8 { fatalError() }
@@ -78,6 +73,7 @@ public struct Data: RandomAccessCollection, MutableCollection, RangeReplaceableC
     public mutating func withUnsafeMutableBytes<ResultType>(
         _ body: (UnsafeMutableRawBufferPointer) throws -> ResultType
     ) rethrows -> ResultType { fatalError() }
+
     public func subdata(in range: Range<Index>) -> Data { fatalError() }
 
     public subscript(index: Index) -> UInt8 { get { fatalError() } set { fatalError() } }
@@ -122,20 +118,13 @@ extension Data {
     public struct Base64EncodingOptions: OptionSet, Sendable {
         public let rawValue: UInt
         public init(rawValue: UInt) { self.rawValue = rawValue }
-        public static let lineLength64Characters = Base64EncodingOptions(rawValue: 1 << 0)
-        public static let lineLength76Characters = Base64EncodingOptions(rawValue: 1 << 1)
-        public static let endLineWithCarriageReturn = Base64EncodingOptions(rawValue: 1 << 4)
-        public static let endLineWithLineFeed = Base64EncodingOptions(rawValue: 1 << 5)
     }
 
     public struct Base64DecodingOptions: OptionSet, Sendable {
         public let rawValue: UInt
         public init(rawValue: UInt) { self.rawValue = rawValue }
-        public static let ignoreUnknownCharacters = Base64DecodingOptions(rawValue: 1 << 0)
     }
 
     public init?(base64Encoded base64String: __shared String, options: Base64DecodingOptions = []) { fatalError() }
-    public init?(base64Encoded base64Data: __shared Data, options: Base64DecodingOptions = []) { fatalError() }
     public func base64EncodedString(options: Base64EncodingOptions = []) -> String { fatalError() }
-    public func base64EncodedData(options: Base64EncodingOptions = []) -> Data { fatalError() }
 }

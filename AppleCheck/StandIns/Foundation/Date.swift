@@ -13,15 +13,10 @@ public struct Date: Comparable, Hashable, Equatable, Sendable {
     public init() { fatalError() }
     public init(timeIntervalSinceNow: TimeInterval) { fatalError() }
     public init(timeIntervalSince1970: TimeInterval) { fatalError() }
-    public init(timeInterval: TimeInterval, since date: Date) { fatalError() }
-    public init(timeIntervalSinceReferenceDate ti: TimeInterval) { fatalError() }
-    public var timeIntervalSinceReferenceDate: TimeInterval { fatalError() }
     public func timeIntervalSince(_ date: Date) -> TimeInterval { fatalError() }
-    public var timeIntervalSinceNow: TimeInterval { fatalError() }
     public var timeIntervalSince1970: TimeInterval { fatalError() }
     public func addingTimeInterval(_ timeInterval: TimeInterval) -> Date { fatalError() }
     public mutating func addTimeInterval(_ timeInterval: TimeInterval) { fatalError() }
-    public static var distantFuture: Date { fatalError() }
     public static var distantPast: Date { fatalError() }
     public static var now: Date { fatalError() }
     public static func < (lhs: Date, rhs: Date) -> Bool { fatalError() }

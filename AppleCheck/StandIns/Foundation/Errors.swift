@@ -1,17 +1,7 @@
-// NSError, LocalizedError and URLError: Foundation/NSError.h, Foundation/NSURLError.h and the Swift
+// LocalizedError and URLError: Foundation/NSError.h, Foundation/NSURLError.h and the Swift
 // overlay (swift-foundation Sources/FoundationEssentials/Error/CocoaError.swift for LocalizedError);
 // https://developer.apple.com/documentation/foundation/urlerror/code ("struct Code" on Apple
 // platforms: an enum in swift-corelibs-foundation, a struct of static constants in Apple's SDK).
-
-// Foundation/NSError.h; @unchecked Sendable since Error requires Sendable (swift-corelibs-foundation
-// Sources/Foundation/NSError.swift mirrors the Apple overlay).
-open class NSError: NSObject, Error, @unchecked Sendable {
-    public init(domain: String, code: Int, userInfo dict: [String: Any]? = nil) { fatalError() }
-    open var domain: String { fatalError() }
-    open var code: Int { fatalError() }
-    open var userInfo: [String: Any] { fatalError() }
-    open var localizedDescription: String { fatalError() }
-}
 
 // FoundationEssentials/Error/CocoaError.swift
 public protocol LocalizedError: Error {
@@ -29,16 +19,9 @@ extension LocalizedError {
     public var helpAnchor: String? { fatalError() }
 }
 
-// Foundation.swiftinterface: Error.localizedDescription
-extension Error {
-    public var localizedDescription: String { fatalError() }
-}
-
-// Foundation/NSURLError.h: FOUNDATION_EXPORT NSErrorDomain const NSURLErrorDomain
-public var NSURLErrorDomain: String { fatalError() }
-
-// Foundation.swiftinterface (URLError, a struct over NSError in NSURLErrorDomain); codes from
-// Foundation/NSURLError.h.
+// Foundation.swiftinterface (URLError, a struct over NSError in NSURLErrorDomain); the codes are
+// the whole vocabulary of Foundation/NSURLError.h (NSURLError… values), since code that maps
+// URL errors (ATS, TLS trust, offline) names many of them.
 public struct URLError: Error, Hashable, Sendable {
     public struct Code: RawRepresentable, Hashable, Sendable {
         public let rawValue: Int

@@ -6,7 +6,4 @@
 open class ProcessInfo: NSObject, @unchecked Sendable {
     open class var processInfo: ProcessInfo { fatalError() }
     open var environment: [String: String] { fatalError() }
-    open var arguments: [String] { fatalError() }
-    open var processName: String { fatalError() }
-    open var hostName: String { fatalError() }
 }

@@ -6,8 +6,5 @@
 public struct TimeZone: Hashable, Equatable, Sendable {
     public init?(identifier: __shared String) { fatalError() }
     public init?(secondsFromGMT seconds: Int) { fatalError() }
-    public static var current: TimeZone { fatalError() }
-    public static var gmt: TimeZone { fatalError() }
     public var identifier: String { fatalError() }
-    public func secondsFromGMT(for date: Date = Date()) -> Int { fatalError() }
 }

@@ -8,10 +8,8 @@ public struct URL: Equatable, Sendable, Hashable {
     public init?(string: __shared String) { fatalError() }
     public init(fileURLWithPath path: __shared String, isDirectory: Bool) { fatalError() }
     public init(fileURLWithPath path: __shared String) { fatalError() }
-    public var absoluteString: String { fatalError() }
     public var host: String? { fatalError() }
     public var port: Int? { fatalError() }
-    public var scheme: String? { fatalError() }
     public var path: String { fatalError() }
     public var lastPathComponent: String { fatalError() }
     public func appendingPathComponent(_ pathComponent: String, isDirectory: Bool) -> URL { fatalError() }

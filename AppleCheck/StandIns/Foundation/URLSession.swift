@@ -31,22 +31,18 @@ public struct URLRequest: Equatable, Hashable, Sendable {
     public var httpMethod: String? { get { fatalError() } set { fatalError() } }
     public var httpBody: Data? { get { fatalError() } set { fatalError() } }
     public var timeoutInterval: TimeInterval { get { fatalError() } set { fatalError() } }
-    public var allHTTPHeaderFields: [String: String]? { get { fatalError() } set { fatalError() } }
     public func value(forHTTPHeaderField field: String) -> String? { fatalError() }
     public mutating func setValue(_ value: String?, forHTTPHeaderField field: String) { fatalError() }
-    public mutating func addValue(_ value: String, forHTTPHeaderField field: String) { fatalError() }
 }
 
 // Foundation/NSURLResponse.h
 open class URLResponse: NSObject, @unchecked Sendable {
-    open var url: URL? { fatalError() }
 }
 
 // Foundation/NSURLResponse.h
 open class HTTPURLResponse: URLResponse, @unchecked Sendable {
     public init?(url: URL, statusCode: Int, httpVersion HTTPVersion: String?, headerFields: [String: String]?) { fatalError() }
     open var statusCode: Int { fatalError() }
-    open var allHeaderFields: [AnyHashable: Any] { fatalError() }
     open func value(forHTTPHeaderField field: String) -> String? { fatalError() }
 }
 
@@ -58,13 +54,11 @@ open class HTTPCookieStorage: NSObject, @unchecked Sendable {}
 
 // Foundation/NSURLSession.h
 open class URLSessionConfiguration: NSObject, @unchecked Sendable {
-    open class var `default`: URLSessionConfiguration { fatalError() }
     open class var ephemeral: URLSessionConfiguration { fatalError() }
     open var urlCache: URLCache? { get { fatalError() } set { fatalError() } }
     open var requestCachePolicy: NSURLRequest.CachePolicy { get { fatalError() } set { fatalError() } }
     open var httpCookieStorage: HTTPCookieStorage? { get { fatalError() } set { fatalError() } }
     open var httpShouldSetCookies: Bool { get { fatalError() } set { fatalError() } }
-    open var timeoutIntervalForRequest: TimeInterval { get { fatalError() } set { fatalError() } }
 }
 
 // Foundation/NSURLSession.h: @protocol NSURLSessionTaskDelegate <NSURLSessionDelegate>
@@ -75,13 +69,10 @@ public protocol URLSessionTaskDelegate: URLSessionDelegate {}
 open class URLSession: NSObject, @unchecked Sendable {
     open class var shared: URLSession { fatalError() }
     public init(configuration: URLSessionConfiguration) { fatalError() }
-    open var configuration: URLSessionConfiguration { fatalError() }
     public func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (Data, URLResponse) {
         fatalError()
     }
     public func data(from url: URL, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (Data, URLResponse) {
         fatalError()
     }
-    open func invalidateAndCancel() { fatalError() }
-    open func finishTasksAndInvalidate() { fatalError() }
 }

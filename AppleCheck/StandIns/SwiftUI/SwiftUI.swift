@@ -114,14 +114,8 @@ public struct LocalizedStringKey: Equatable, ExpressibleByStringInterpolation, S
 // https://developer.apple.com/documentation/swiftui/font
 @frozen
 public struct Font: Hashable, Sendable {
-    public static let largeTitle = Font()
-    public static let title = Font()
     public static let headline = Font()
-    public static let subheadline = Font()
-    public static let body = Font()
-    public static let callout = Font()
     public static let footnote = Font()
-    public static let caption = Font()
     private init() {}
 }
 
@@ -143,9 +137,7 @@ public struct ButtonRole: Equatable, Sendable {
 // https://developer.apple.com/documentation/swiftui/horizontalalignment
 @frozen
 public struct HorizontalAlignment: Equatable, Sendable {
-    public static let leading = HorizontalAlignment()
     public static let center = HorizontalAlignment()
-    public static let trailing = HorizontalAlignment()
     private init() {}
 }
 
@@ -158,8 +150,6 @@ public enum Edge: Int8, CaseIterable, Sendable {
         public let rawValue: Int8
         public init(rawValue: Int8) { self.rawValue = rawValue }
         public static let all = Set(rawValue: 15)
-        public static let horizontal = Set(rawValue: 10)
-        public static let vertical = Set(rawValue: 5)
     }
 }
 
