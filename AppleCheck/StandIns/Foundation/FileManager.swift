@@ -16,9 +16,9 @@ open class FileManager: NSObject, @unchecked Sendable {
     }
     open func setAttributes(_ attributes: [FileAttributeKey: Any], ofItemAtPath path: String) throws { fatalError() }
 
-    // Foundation/NSFileManager.h: API_AVAILABLE(macos(10.12)) API_UNAVAILABLE(ios, watchos, tvos),
-    // and unavailable on visionOS (https://developer.apple.com/documentation/foundation/filemanager/homedirectoryforcurrentuser:
-    // "macOS 10.12+" only).
+    // Foundation/NSFileManager.h: API_AVAILABLE(macos(10.12)) API_UNAVAILABLE(ios, watchos, tvos);
+    // https://developer.apple.com/documentation/foundation/filemanager/homedirectoryforcurrentuser
+    // lists macOS 10.12 only (no Mac Catalyst, which inherits iOS's `unavailable`, no visionOS).
     @available(macOS 10.12, *)
     @available(iOS, unavailable)
     @available(tvOS, unavailable)

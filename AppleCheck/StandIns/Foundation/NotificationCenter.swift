@@ -1,9 +1,12 @@
 // NotificationCenter, Notification and OperationQueue.main: Foundation/NSNotification.h and
 // Foundation/NSOperation.h, with Notification from the Swift overlay (Foundation.swiftinterface);
 // https://developer.apple.com/documentation/foundation/notificationcenter.
-// Sendable: NSNotificationCenter and NSOperationQueue are NS_SWIFT_SENDABLE, and the block of
-// addObserver(forName:object:queue:using:) is NS_SWIFT_SENDABLE (imported `@Sendable`) in the
-// iOS 17+ SDKs — recalled, not re-read from the header here.
+// The block of addObserver(forName:object:queue:using:) is `@escaping @Sendable (Notification) -> Void`
+// (https://developer.apple.com/documentation/foundation/notificationcenter/addobserver(forname:object:queue:using:)).
+// Sendable: NSNotificationCenter and NSOperationQueue are NS_SWIFT_SENDABLE in the iOS 17+ SDKs
+// (swift-corelibs-foundation mirrors them as `@unchecked Sendable`) — recalled, not re-read from
+// the header here. Notification is not Sendable (Apple DTS, developer.apple.com/forums/thread/718565:
+// "Notification can't be sendable because it has a user info dictionary").
 
 // Foundation/NSNotification.h: NSNotificationName, NS_TYPED_EXTENSIBLE_ENUM, imported as
 // NSNotification.Name (Notification.Name in the overlay).
