@@ -10,7 +10,10 @@ import AuthenticationServices
 final class Ceremony: NSObject, ASAuthorizationControllerDelegate {
     private var continuation: CheckedContinuation<ASAuthorization, any Error>?
 
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
+    func authorizationController(
+        controller: ASAuthorizationController,
+        didCompleteWithAuthorization authorization: ASAuthorization
+    ) {
         continuation?.resume(returning: authorization)
         continuation = nil
     }

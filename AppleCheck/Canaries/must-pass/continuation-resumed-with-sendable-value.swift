@@ -12,9 +12,17 @@ struct AppleIDAnswer: Sendable {
 final class Ceremony: NSObject, ASAuthorizationControllerDelegate {
     private var continuation: CheckedContinuation<AppleIDAnswer, any Error>?
 
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
+    func authorizationController(
+        controller: ASAuthorizationController,
+        didCompleteWithAuthorization authorization: ASAuthorization
+    ) {
         guard let credential = authorization.credential as? ASAuthorizationAppleIDCredential else { return }
-        continuation?.resume(returning: AppleIDAnswer(identityToken: credential.identityToken, authorizationCode: credential.authorizationCode))
+        continuation?.resume(
+            returning: AppleIDAnswer(
+                identityToken: credential.identityToken,
+                authorizationCode: credential.authorizationCode
+            )
+        )
         continuation = nil
     }
 }

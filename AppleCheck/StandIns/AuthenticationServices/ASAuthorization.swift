@@ -7,6 +7,7 @@
 // Objective-C `@optional` protocol requirements are requirements with default implementations
 // here (README, compromises).
 @_exported import Foundation
+
 #if canImport(UIKit)
 @_exported import UIKit
 #endif

@@ -7,13 +7,19 @@
 // https://developer.apple.com/documentation/authenticationservices/asauthorizationcontrollerdelegate).
 @MainActor
 public protocol ASAuthorizationControllerDelegate: NSObjectProtocol {
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization)
+    func authorizationController(
+        controller: ASAuthorizationController,
+        didCompleteWithAuthorization authorization: ASAuthorization
+    )
     func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error)
 }
 
 // The `@optional` requirements' absent implementations (README, compromises).
 extension ASAuthorizationControllerDelegate {
-    public func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {}
+    public func authorizationController(
+        controller: ASAuthorizationController,
+        didCompleteWithAuthorization authorization: ASAuthorization
+    ) {}
     public func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {}
 }
 
@@ -34,7 +40,10 @@ public protocol ASAuthorizationControllerPresentationContextProviding: NSObjectP
 open class ASAuthorizationController: NSObject {
     public init(authorizationRequests: [ASAuthorizationRequest]) { fatalError() }
     open var authorizationRequests: [ASAuthorizationRequest] { fatalError() }
-    weak open var delegate: (any ASAuthorizationControllerDelegate)? { get { fatalError() } set { fatalError() } }
+    weak open var delegate: (any ASAuthorizationControllerDelegate)? {
+        get { fatalError() }
+        set { fatalError() }
+    }
 
     #if !os(watchOS)
     weak open var presentationContextProvider: (any ASAuthorizationControllerPresentationContextProviding)? {

@@ -5,8 +5,14 @@
 
 // ASAuthorizationOpenIDRequest.h
 open class ASAuthorizationOpenIDRequest: ASAuthorizationRequest {
-    open var requestedScopes: [ASAuthorization.Scope]? { get { fatalError() } set { fatalError() } }
-    open var nonce: String? { get { fatalError() } set { fatalError() } }
+    open var requestedScopes: [ASAuthorization.Scope]? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var nonce: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
 }
 
 // ASAuthorizationAppleIDRequest.h
@@ -51,5 +57,7 @@ open class ASAuthorizationAppleIDProvider: NSObject, ASAuthorizationProvider {
     // ASAuthorizationAppleIDProvider.h: AS_EXTERN NSNotificationName const
     // ASAuthorizationAppleIDProviderCredentialRevokedNotification, imported as
     // `class let credentialRevokedNotification: NSNotification.Name`.
-    public static let credentialRevokedNotification = NSNotification.Name("ASAuthorizationAppleIDProviderCredentialRevokedNotification")
+    public static let credentialRevokedNotification = NSNotification.Name(
+        "ASAuthorizationAppleIDProviderCredentialRevokedNotification"
+    )
 }

@@ -7,7 +7,9 @@
 // ASAuthorizationPublicKeyCredentialConstants.h: ASAuthorizationPublicKeyCredentialUserVerificationPreference,
 // NS_TYPED_EXTENSIBLE_ENUM over NSString
 @available(watchOS, unavailable)
-public struct ASAuthorizationPublicKeyCredentialUserVerificationPreference: Hashable, Equatable, RawRepresentable, @unchecked Sendable {
+public struct ASAuthorizationPublicKeyCredentialUserVerificationPreference: Hashable, Equatable, RawRepresentable,
+    @unchecked Sendable
+{
     public init(_ rawValue: String) { fatalError() }
     public init(rawValue: String) { fatalError() }
     public var rawValue: String { fatalError() }
@@ -40,9 +42,18 @@ public protocol ASAuthorizationPublicKeyCredentialAssertion: ASPublicKeyCredenti
 @available(watchOS, unavailable)
 open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest {
     open var relyingPartyIdentifier: String { fatalError() }
-    open var userID: Data { get { fatalError() } set { fatalError() } }
-    open var name: String { get { fatalError() } set { fatalError() } }
-    open var challenge: Data { get { fatalError() } set { fatalError() } }
+    open var userID: Data {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var name: String {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var challenge: Data {
+        get { fatalError() }
+        set { fatalError() }
+    }
     open var userVerificationPreference: ASAuthorizationPublicKeyCredentialUserVerificationPreference {
         get { fatalError() }
         set { fatalError() }
@@ -52,8 +63,14 @@ open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuth
 // ASAuthorizationPlatformPublicKeyCredentialAssertionRequest.h
 @available(watchOS, unavailable)
 open class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: ASAuthorizationRequest {
-    open var challenge: Data { get { fatalError() } set { fatalError() } }
-    open var relyingPartyIdentifier: String { get { fatalError() } set { fatalError() } }
+    open var challenge: Data {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var relyingPartyIdentifier: String {
+        get { fatalError() }
+        set { fatalError() }
+    }
     open var userVerificationPreference: ASAuthorizationPublicKeyCredentialUserVerificationPreference {
         get { fatalError() }
         set { fatalError() }
@@ -70,14 +87,18 @@ open class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject, ASAutho
         name: String,
         userID: Data
     ) -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest { fatalError() }
-    open func createCredentialAssertionRequest(challenge: Data) -> ASAuthorizationPlatformPublicKeyCredentialAssertionRequest {
+    open func createCredentialAssertionRequest(
+        challenge: Data
+    ) -> ASAuthorizationPlatformPublicKeyCredentialAssertionRequest {
         fatalError()
     }
 }
 
 // ASAuthorizationPlatformPublicKeyCredentialRegistration.h
 @available(watchOS, unavailable)
-open class ASAuthorizationPlatformPublicKeyCredentialRegistration: NSObject, ASAuthorizationPublicKeyCredentialRegistration {
+open class ASAuthorizationPlatformPublicKeyCredentialRegistration: NSObject,
+    ASAuthorizationPublicKeyCredentialRegistration
+{
     open var rawClientDataJSON: Data { fatalError() }
     open var credentialID: Data { fatalError() }
     open var rawAttestationObject: Data? { fatalError() }

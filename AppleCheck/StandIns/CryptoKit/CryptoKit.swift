@@ -98,7 +98,8 @@ extension P256 {
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws { fatalError() }
             public var rawRepresentation: Data { fatalError() }
             public var x963Representation: Data { fatalError() }
-            public func isValidSignature<D: DataProtocol>(_ signature: P256.Signing.ECDSASignature, for data: D) -> Bool {
+            public func isValidSignature<D: DataProtocol>(_ signature: P256.Signing.ECDSASignature, for data: D) -> Bool
+            {
                 fatalError()
             }
         }
@@ -112,7 +113,10 @@ extension P256 {
         }
 
         public struct ECDSASignature: ContiguousBytes, Sendable {
-            public var rawRepresentation: Data { get { fatalError() } set { fatalError() } }
+            public var rawRepresentation: Data {
+                get { fatalError() }
+                set { fatalError() }
+            }
             public init<D: DataProtocol>(rawRepresentation: D) throws { fatalError() }
             public init<D: DataProtocol>(derRepresentation: D) throws { fatalError() }
             public var derRepresentation: Data { fatalError() }
@@ -127,7 +131,9 @@ public enum Curve25519: Sendable {
         public struct PublicKey: Sendable {
             public init<D: ContiguousBytes>(rawRepresentation: D) throws { fatalError() }
             public var rawRepresentation: Data { fatalError() }
-            public func isValidSignature<S: DataProtocol, D: DataProtocol>(_ signature: S, for data: D) -> Bool { fatalError() }
+            public func isValidSignature<S: DataProtocol, D: DataProtocol>(_ signature: S, for data: D) -> Bool {
+                fatalError()
+            }
         }
     }
 }

@@ -20,7 +20,9 @@ public var errno: Int32 {
 
 // swift stdlib/public/Platform/Platform.swift (Darwin overlay): open(2) is variadic in C.
 @discardableResult public func open(_ path: UnsafePointer<CChar>, _ oflag: Int32) -> Int32 { fatalError() }
-@discardableResult public func open(_ path: UnsafePointer<CChar>, _ oflag: Int32, _ mode: mode_t) -> Int32 { fatalError() }
+@discardableResult public func open(_ path: UnsafePointer<CChar>, _ oflag: Int32, _ mode: mode_t) -> Int32 {
+    fatalError()
+}
 
 // usr/include/unistd.h
 @discardableResult public func close(_: Int32) -> Int32 { fatalError() }
@@ -35,7 +37,9 @@ public var errno: Int32 {
 @discardableResult public func fchmod(_: Int32, _: mode_t) -> Int32 { fatalError() }
 
 // usr/include/stdio.h
-@discardableResult public func rename(_ __old: UnsafePointer<CChar>!, _ __new: UnsafePointer<CChar>!) -> Int32 { fatalError() }
+@discardableResult public func rename(_ __old: UnsafePointer<CChar>!, _ __new: UnsafePointer<CChar>!) -> Int32 {
+    fatalError()
+}
 
 // usr/include/string.h
 @discardableResult public func strerror(_ __errnum: Int32) -> UnsafeMutablePointer<CChar>! { fatalError() }

@@ -29,7 +29,10 @@ extension DataProtocol {
     where R.Bound == Index { fatalError() }
     public func lastRange<D: DataProtocol, R: RangeExpression>(of data: D, in range: R) -> Range<Index>?
     where R.Bound == Index { fatalError() }
-    public func copyBytes<DestinationType, R: RangeExpression>(to ptr: UnsafeMutableBufferPointer<DestinationType>, from range: R) -> Int
+    public func copyBytes<DestinationType, R: RangeExpression>(
+        to ptr: UnsafeMutableBufferPointer<DestinationType>,
+        from range: R
+    ) -> Int
     where R.Bound == Index { fatalError() }
 }
 
@@ -64,7 +67,10 @@ public struct Data: RandomAccessCollection, MutableCollection, RangeReplaceableC
     public init() { fatalError() }
     public init<S: Sequence>(_ elements: S) where S.Element == UInt8 { fatalError() }
 
-    public var count: Int { get { fatalError() } set { fatalError() } }
+    public var count: Int {
+        get { fatalError() }
+        set { fatalError() }
+    }
     public mutating func append(_ other: Data) { fatalError() }
     public mutating func append(_ byte: UInt8) { fatalError() }
     public mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == UInt8 { fatalError() }
@@ -76,8 +82,14 @@ public struct Data: RandomAccessCollection, MutableCollection, RangeReplaceableC
 
     public func subdata(in range: Range<Index>) -> Data { fatalError() }
 
-    public subscript(index: Index) -> UInt8 { get { fatalError() } set { fatalError() } }
-    public subscript(bounds: Range<Index>) -> Data { get { fatalError() } set { fatalError() } }
+    public subscript(index: Index) -> UInt8 {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public subscript(bounds: Range<Index>) -> Data {
+        get { fatalError() }
+        set { fatalError() }
+    }
     public var startIndex: Index { fatalError() }
     public var endIndex: Index { fatalError() }
     public func index(before i: Index) -> Index { fatalError() }
@@ -90,7 +102,9 @@ public struct Data: RandomAccessCollection, MutableCollection, RangeReplaceableC
 
 // FoundationEssentials/Data/ContiguousBytes.swift
 extension Data: ContiguousBytes {
-    public func withUnsafeBytes<ResultType>(_ body: (UnsafeRawBufferPointer) throws -> ResultType) rethrows -> ResultType {
+    public func withUnsafeBytes<ResultType>(
+        _ body: (UnsafeRawBufferPointer) throws -> ResultType
+    ) rethrows -> ResultType {
         fatalError()
     }
 }

@@ -68,7 +68,10 @@ extension Date {
             case space = " "
             case standard = "'T'"
         }
-        public var timeZone: TimeZone { get { fatalError() } set { fatalError() } }
+        public var timeZone: TimeZone {
+            get { fatalError() }
+            set { fatalError() }
+        }
         public init(
             dateSeparator: DateSeparator = .dash,
             dateTimeSeparator: DateTimeSeparator = .standard,
@@ -124,6 +127,7 @@ public protocol ParseStrategy: Codable, Hashable {
 
 // FoundationEssentials/Formatting/ParseableFormatStyle.swift
 public protocol ParseableFormatStyle: FormatStyle {
-    associatedtype Strategy: ParseStrategy where Strategy.ParseInput == FormatOutput, Strategy.ParseOutput == FormatInput
+    associatedtype Strategy: ParseStrategy
+    where Strategy.ParseInput == FormatOutput, Strategy.ParseOutput == FormatInput
     var parseStrategy: Strategy { get }
 }

@@ -11,7 +11,10 @@ open class FileManager: NSObject, @unchecked Sendable {
 
     open func fileExists(atPath path: String) -> Bool { fatalError() }
     open func fileExists(atPath path: String, isDirectory: UnsafeMutablePointer<ObjCBool>?) -> Bool { fatalError() }
-    open func urls(for directory: FileManager.SearchPathDirectory, in domainMask: FileManager.SearchPathDomainMask) -> [URL] {
+    open func urls(
+        for directory: FileManager.SearchPathDirectory,
+        in domainMask: FileManager.SearchPathDomainMask
+    ) -> [URL] {
         fatalError()
     }
     open func setAttributes(_ attributes: [FileAttributeKey: Any], ofItemAtPath path: String) throws { fatalError() }

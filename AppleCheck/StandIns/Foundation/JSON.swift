@@ -36,12 +36,27 @@ open class JSONEncoder {
         case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
     }
 
-    open var outputFormatting: OutputFormatting { get { fatalError() } set { fatalError() } }
-    open var dateEncodingStrategy: DateEncodingStrategy { get { fatalError() } set { fatalError() } }
-    open var dataEncodingStrategy: DataEncodingStrategy { get { fatalError() } set { fatalError() } }
-    open var keyEncodingStrategy: KeyEncodingStrategy { get { fatalError() } set { fatalError() } }
+    open var outputFormatting: OutputFormatting {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var dateEncodingStrategy: DateEncodingStrategy {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var dataEncodingStrategy: DataEncodingStrategy {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var keyEncodingStrategy: KeyEncodingStrategy {
+        get { fatalError() }
+        set { fatalError() }
+    }
     @preconcurrency
-    open var userInfo: [CodingUserInfoKey: any Sendable] { get { fatalError() } set { fatalError() } }
+    open var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { fatalError() }
+        set { fatalError() }
+    }
 
     public init() { fatalError() }
     open func encode<T: Encodable>(_ value: T) throws -> Data { fatalError() }
@@ -75,11 +90,23 @@ open class JSONDecoder {
         case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
     }
 
-    open var dateDecodingStrategy: DateDecodingStrategy { get { fatalError() } set { fatalError() } }
-    open var dataDecodingStrategy: DataDecodingStrategy { get { fatalError() } set { fatalError() } }
-    open var keyDecodingStrategy: KeyDecodingStrategy { get { fatalError() } set { fatalError() } }
+    open var dateDecodingStrategy: DateDecodingStrategy {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var dataDecodingStrategy: DataDecodingStrategy {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var keyDecodingStrategy: KeyDecodingStrategy {
+        get { fatalError() }
+        set { fatalError() }
+    }
     @preconcurrency
-    open var userInfo: [CodingUserInfoKey: any Sendable] { get { fatalError() } set { fatalError() } }
+    open var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { fatalError() }
+        set { fatalError() }
+    }
 
     public init() { fatalError() }
     open func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T { fatalError() }

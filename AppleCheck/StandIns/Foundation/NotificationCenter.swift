@@ -22,9 +22,18 @@ open class NSNotification: NSObject, @unchecked Sendable {
 // `userInfo: [AnyHashable: Any]?`).
 public struct Notification: Hashable, Equatable {
     public typealias Name = NSNotification.Name
-    public var name: Notification.Name { get { fatalError() } set { fatalError() } }
-    public var object: Any? { get { fatalError() } set { fatalError() } }
-    public var userInfo: [AnyHashable: Any]? { get { fatalError() } set { fatalError() } }
+    public var name: Notification.Name {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var object: Any? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var userInfo: [AnyHashable: Any]? {
+        get { fatalError() }
+        set { fatalError() }
+    }
     public init(name: Notification.Name, object: Any? = nil, userInfo: [AnyHashable: Any]? = nil) { fatalError() }
     public func hash(into hasher: inout Hasher) { fatalError() }
     public static func == (lhs: Notification, rhs: Notification) -> Bool { fatalError() }

@@ -15,13 +15,34 @@ public struct PersonNameComponents: Hashable, Equatable, Sendable {
         nickname: String? = nil,
         phoneticRepresentation: PersonNameComponents? = nil
     ) { fatalError() }
-    public var namePrefix: String? { get { fatalError() } set { fatalError() } }
-    public var givenName: String? { get { fatalError() } set { fatalError() } }
-    public var middleName: String? { get { fatalError() } set { fatalError() } }
-    public var familyName: String? { get { fatalError() } set { fatalError() } }
-    public var nameSuffix: String? { get { fatalError() } set { fatalError() } }
-    public var nickname: String? { get { fatalError() } set { fatalError() } }
-    public var phoneticRepresentation: PersonNameComponents? { get { fatalError() } set { fatalError() } }
+    public var namePrefix: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var givenName: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var middleName: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var familyName: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var nameSuffix: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var nickname: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var phoneticRepresentation: PersonNameComponents? {
+        get { fatalError() }
+        set { fatalError() }
+    }
 }
 
 // Foundation.swiftinterface

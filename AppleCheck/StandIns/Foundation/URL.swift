@@ -34,7 +34,10 @@ extension URL: Codable {
 // FoundationEssentials/URL/URL.swift (a struct without a Sendable conformance in the SDK)
 public struct URLResourceValues {
     public init() { fatalError() }
-    public var isExcludedFromBackup: Bool? { get { fatalError() } set { fatalError() } }
+    public var isExcludedFromBackup: Bool? {
+        get { fatalError() }
+        set { fatalError() }
+    }
 }
 
 // FoundationEssentials/URL/URLComponents.swift
@@ -43,13 +46,25 @@ public struct URLComponents: Hashable, Equatable, Sendable {
     public init?(url: __shared URL, resolvingAgainstBaseURL resolve: Bool) { fatalError() }
     public init?(string: __shared String) { fatalError() }
     public var url: URL? { fatalError() }
-    public var path: String { get { fatalError() } set { fatalError() } }
-    public var queryItems: [URLQueryItem]? { get { fatalError() } set { fatalError() } }
+    public var path: String {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var queryItems: [URLQueryItem]? {
+        get { fatalError() }
+        set { fatalError() }
+    }
 }
 
 // FoundationEssentials/URL/URLComponents.swift
 public struct URLQueryItem: Hashable, Equatable, Sendable {
-    public var name: String { get { fatalError() } set { fatalError() } }
-    public var value: String? { get { fatalError() } set { fatalError() } }
+    public var name: String {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var value: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
     public init(name: __shared String, value: __shared String?) { fatalError() }
 }

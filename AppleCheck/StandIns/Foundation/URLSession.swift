@@ -27,10 +27,22 @@ public struct URLRequest: Equatable, Hashable, Sendable {
     public init(url: URL, cachePolicy: CachePolicy = .useProtocolCachePolicy, timeoutInterval: TimeInterval = 60.0) {
         fatalError()
     }
-    public var url: URL? { get { fatalError() } set { fatalError() } }
-    public var httpMethod: String? { get { fatalError() } set { fatalError() } }
-    public var httpBody: Data? { get { fatalError() } set { fatalError() } }
-    public var timeoutInterval: TimeInterval { get { fatalError() } set { fatalError() } }
+    public var url: URL? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var httpMethod: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var httpBody: Data? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var timeoutInterval: TimeInterval {
+        get { fatalError() }
+        set { fatalError() }
+    }
     public func value(forHTTPHeaderField field: String) -> String? { fatalError() }
     public mutating func setValue(_ value: String?, forHTTPHeaderField field: String) { fatalError() }
 }
@@ -41,7 +53,9 @@ open class URLResponse: NSObject, @unchecked Sendable {
 
 // Foundation/NSURLResponse.h
 open class HTTPURLResponse: URLResponse, @unchecked Sendable {
-    public init?(url: URL, statusCode: Int, httpVersion HTTPVersion: String?, headerFields: [String: String]?) { fatalError() }
+    public init?(url: URL, statusCode: Int, httpVersion HTTPVersion: String?, headerFields: [String: String]?) {
+        fatalError()
+    }
     open var statusCode: Int { fatalError() }
     open func value(forHTTPHeaderField field: String) -> String? { fatalError() }
 }
@@ -55,10 +69,22 @@ open class HTTPCookieStorage: NSObject, @unchecked Sendable {}
 // Foundation/NSURLSession.h
 open class URLSessionConfiguration: NSObject, @unchecked Sendable {
     open class var ephemeral: URLSessionConfiguration { fatalError() }
-    open var urlCache: URLCache? { get { fatalError() } set { fatalError() } }
-    open var requestCachePolicy: NSURLRequest.CachePolicy { get { fatalError() } set { fatalError() } }
-    open var httpCookieStorage: HTTPCookieStorage? { get { fatalError() } set { fatalError() } }
-    open var httpShouldSetCookies: Bool { get { fatalError() } set { fatalError() } }
+    open var urlCache: URLCache? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var requestCachePolicy: NSURLRequest.CachePolicy {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var httpCookieStorage: HTTPCookieStorage? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var httpShouldSetCookies: Bool {
+        get { fatalError() }
+        set { fatalError() }
+    }
 }
 
 // Foundation/NSURLSession.h: @protocol NSURLSessionTaskDelegate <NSURLSessionDelegate>
@@ -69,7 +95,10 @@ public protocol URLSessionTaskDelegate: URLSessionDelegate {}
 open class URLSession: NSObject, @unchecked Sendable {
     open class var shared: URLSession { fatalError() }
     public init(configuration: URLSessionConfiguration) { fatalError() }
-    public func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (Data, URLResponse) {
+    public func data(
+        for request: URLRequest,
+        delegate: (any URLSessionTaskDelegate)? = nil
+    ) async throws -> (Data, URLResponse) {
         fatalError()
     }
     public func data(from url: URL, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (Data, URLResponse) {

@@ -2,7 +2,9 @@
 // Sources/FoundationEssentials/UUID.swift; https://developer.apple.com/documentation/foundation/uuid.
 
 // Darwin <uuid/uuid.h>: typedef unsigned char uuid_t[16], imported as a tuple.
-public typealias uuid_t = (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
+public typealias uuid_t = (
+    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+)
 
 // FoundationEssentials/UUID.swift
 public struct UUID: Hashable, Equatable, CustomStringConvertible, Sendable {

@@ -8,13 +8,21 @@
 @_exported import Foundation
 
 // Security/SecItem.h
-@discardableResult public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+@discardableResult public func SecItemCopyMatching(
+    _ query: CFDictionary,
+    _ result: UnsafeMutablePointer<CFTypeRef?>?
+) -> OSStatus {
     fatalError()
 }
-@discardableResult public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+@discardableResult public func SecItemAdd(
+    _ attributes: CFDictionary,
+    _ result: UnsafeMutablePointer<CFTypeRef?>?
+) -> OSStatus {
     fatalError()
 }
-@discardableResult public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus { fatalError() }
+@discardableResult public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
+    fatalError()
+}
 @discardableResult public func SecItemDelete(_ query: CFDictionary) -> OSStatus { fatalError() }
 
 // Security/SecItem.h: item class, attribute, search, return and value keys

@@ -10,6 +10,7 @@
 @_exported import Foundation
 // `import SwiftUI` makes Observation's `@Observable` available as on Apple platforms.
 @_exported import Observation
+
 // NOT VERIFIED against SwiftUI.swiftinterface: that `import SwiftUI` also brings UIKit (AppKit on
 // macOS) into scope is assumed from common practice (`UIApplication.shared` in SwiftUI-only files).
 #if canImport(UIKit) && !os(watchOS)
@@ -39,7 +40,9 @@ public struct ViewBuilder {
     public static func buildExpression<Content: View>(_ content: Content) -> Content { content }
     public static func buildBlock() -> EmptyView { EmptyView() }
     public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
-    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<(repeat each Content)> {
+    public static func buildBlock<each Content: View>(
+        _ content: repeat each Content
+    ) -> TupleView<(repeat each Content)> {
         fatalError()
     }
     public static func buildIf<Content: View>(_ content: Content?) -> Content? { content }
@@ -88,7 +91,10 @@ public protocol DynamicProperty {}
 @frozen @propertyWrapper
 public struct State<Value>: DynamicProperty {
     public init(wrappedValue value: Value) { fatalError() }
-    public var wrappedValue: Value { get { fatalError() } nonmutating set { fatalError() } }
+    public var wrappedValue: Value {
+        get { fatalError() }
+        nonmutating set { fatalError() }
+    }
     public var projectedValue: Binding<Value> { fatalError() }
 }
 
@@ -96,9 +102,14 @@ public struct State<Value>: DynamicProperty {
 @frozen @propertyWrapper @dynamicMemberLookup
 public struct Binding<Value> {
     public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) { fatalError() }
-    public var wrappedValue: Value { get { fatalError() } nonmutating set { fatalError() } }
+    public var wrappedValue: Value {
+        get { fatalError() }
+        nonmutating set { fatalError() }
+    }
     public var projectedValue: Binding<Value> { fatalError() }
-    public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> { fatalError() }
+    public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> {
+        fatalError()
+    }
 }
 extension Binding: @unchecked Sendable where Value: Sendable {}
 
@@ -160,7 +171,12 @@ public enum Edge: Int8, CaseIterable, Sendable {
 public struct Text: Equatable, Sendable, View {
     nonisolated public init<S: StringProtocol>(_ content: S) { fatalError() }
     nonisolated public init(verbatim content: String) { fatalError() }
-    nonisolated public init(_ key: LocalizedStringKey, tableName: String? = nil, bundle: Bundle? = nil, comment: StaticString? = nil) {
+    nonisolated public init(
+        _ key: LocalizedStringKey,
+        tableName: String? = nil,
+        bundle: Bundle? = nil,
+        comment: StaticString? = nil
+    ) {
         fatalError()
     }
     nonisolated public func font(_ font: Font?) -> Text { fatalError() }
@@ -208,7 +224,11 @@ extension Group: View where Content: View {
 // https://developer.apple.com/documentation/swiftui/vstack
 @frozen
 public struct VStack<Content: View>: View {
-    nonisolated public init(alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content) {
+    nonisolated public init(
+        alignment: HorizontalAlignment = .center,
+        spacing: CGFloat? = nil,
+        @ViewBuilder content: () -> Content
+    ) {
         fatalError()
     }
     public typealias Body = Never
@@ -227,7 +247,11 @@ extension ProgressView where Label == EmptyView, CurrentValueLabel == EmptyView 
 // https://developer.apple.com/documentation/swiftui/foreach
 public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {}
 extension ForEach: View where Content: View {
-    nonisolated public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+    nonisolated public init(
+        _ data: Data,
+        id: KeyPath<Data.Element, ID>,
+        @ViewBuilder content: @escaping (Data.Element) -> Content
+    ) {
         fatalError()
     }
     public typealias Body = Never
@@ -244,7 +268,8 @@ extension Button where Label == Text {
     nonisolated public init(_ titleKey: LocalizedStringKey, action: @escaping @MainActor () -> Void) { fatalError() }
     @_disfavoredOverload
     nonisolated public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) { fatalError() }
-    nonisolated public init(_ titleKey: LocalizedStringKey, role: ButtonRole?, action: @escaping @MainActor () -> Void) {
+    nonisolated public init(_ titleKey: LocalizedStringKey, role: ButtonRole?, action: @escaping @MainActor () -> Void)
+    {
         fatalError()
     }
     @_disfavoredOverload

@@ -30,17 +30,29 @@ open class UIWindow: UIView {}
 open class UIApplication: UIResponder {
     // UIApplication.h: @property(class, nonatomic, readonly) UIApplication *sharedApplication
     // NS_EXTENSION_UNAVAILABLE_IOS("Use view controller based solutions where appropriate instead.");
-    @available(iOSApplicationExtension, unavailable, message: "Use view controller based solutions where appropriate instead.")
-    @available(macCatalystApplicationExtension, unavailable, message: "Use view controller based solutions where appropriate instead.")
+    @available(
+        iOSApplicationExtension,
+        unavailable,
+        message: "Use view controller based solutions where appropriate instead."
+    )
+    @available(
+        macCatalystApplicationExtension,
+        unavailable,
+        message: "Use view controller based solutions where appropriate instead."
+    )
     open class var shared: UIApplication { fatalError() }
 
     // UIApplication.h: UIKIT_EXTERN NSNotificationName const UIApplicationDidBecomeActiveNotification,
     // imported as `nonisolated class let didBecomeActiveNotification: NSNotification.Name`
     // (https://developer.apple.com/documentation/uikit/uiapplication/didbecomeactivenotification).
-    nonisolated public static let didBecomeActiveNotification = NSNotification.Name("UIApplicationDidBecomeActiveNotification")
+    nonisolated public static let didBecomeActiveNotification = NSNotification.Name(
+        "UIApplicationDidBecomeActiveNotification"
+    )
 
     // UIApplication.h: UIKIT_EXTERN NSNotificationName const UIApplicationProtectedDataDidBecomeAvailable
     // API_AVAILABLE(ios(4.0)); https://developer.apple.com/documentation/uikit/uiapplication/protecteddatadidbecomeavailablenotification
     // (iOS 4, Mac Catalyst 13.1, tvOS, visionOS 1): `nonisolated class let`.
-    nonisolated public static let protectedDataDidBecomeAvailableNotification = NSNotification.Name("UIApplicationProtectedDataDidBecomeAvailable")
+    nonisolated public static let protectedDataDidBecomeAvailableNotification = NSNotification.Name(
+        "UIApplicationProtectedDataDidBecomeAvailable"
+    )
 }
