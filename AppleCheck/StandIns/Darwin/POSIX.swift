@@ -86,6 +86,7 @@ public typealias _SysName = (
     CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar,
     CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar
 )
+// xnu bsd/sys/utsname.h: struct utsname (a C struct of Sendable fields, so Sendable as imported)
 @frozen
 public struct utsname: Sendable {
     public var sysname: _SysName
@@ -95,4 +96,5 @@ public struct utsname: Sendable {
     public var machine: _SysName
     public init() { fatalError() }
 }
+// usr/include/sys/utsname.h: int uname(struct utsname *)
 @discardableResult public func uname(_: UnsafeMutablePointer<utsname>!) -> Int32 { fatalError() }
