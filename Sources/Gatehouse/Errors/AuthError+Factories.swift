@@ -143,4 +143,14 @@ extension AuthError {
             underlying: String(describing: error)
         )
     }
+
+    /// An ``AuthSession`` value's operations were used after its ``AuthService`` was released,
+    /// or on a value made by hand.
+    public static func disconnectedSession() -> AuthError {
+        AuthError(
+            code: .notSupported,
+            message: "This session is not connected to an AuthService, so it cannot start an operation.",
+            recoverySuggestion: "Read the session from the app's AuthService (or its @Shared key) and try again."
+        )
+    }
 }

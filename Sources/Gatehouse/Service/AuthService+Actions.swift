@@ -104,7 +104,9 @@ extension AuthService {
         }
     }
 
-    private func launch<Result: Sendable>(
+    /// Starts `body` in a task and reports its end to the callbacks; the body itself updates
+    /// the operation status.
+    func launch<Result: Sendable>(
         _ body: @escaping @MainActor () async throws -> Result,
         _ onSuccess: (@MainActor (Result) -> Void)?,
         _ onError: (@MainActor (AuthError) -> Void)?

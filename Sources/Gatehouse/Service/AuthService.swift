@@ -107,7 +107,14 @@ public final class AuthService {
 
     /// The value a view reads: state, operation status and errors together.
     public var authSession: AuthSession {
-        AuthSession(state: state, operationStatus: operationStatus, error: operationError, storageError: storageError)
+        var session = AuthSession(
+            state: state,
+            operationStatus: operationStatus,
+            error: operationError,
+            storageError: storageError
+        )
+        session.operations = AuthOperations(service: self)
+        return session
     }
 
     /// What a settings screen shows about the account: signed in, guest or signed out, with a
