@@ -29,6 +29,8 @@ let package = Package(
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("MemberImportVisibility"),
                 .enableUpcomingFeature("InternalImportsByDefault"),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+                .enableUpcomingFeature("ImmutableWeakCaptures"),
             ]
         ),
         // Runs where swift-sharing can be fetched (a developer's machine); the repository's CI

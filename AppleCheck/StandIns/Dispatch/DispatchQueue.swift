@@ -60,3 +60,17 @@ final public class DispatchQueue: DispatchObject, @unchecked Sendable {
         execute work: @escaping @Sendable () -> Void
     ) { fatalError() }
 }
+
+// Dispatch.swiftinterface / swift-corelibs-libdispatch src/swift/Queue.swift:
+// `public final class DispatchSpecificKey<T> { public init() }` (not Sendable).
+final public class DispatchSpecificKey<T> {
+    public init() { fatalError() }
+}
+
+// Dispatch.swiftinterface / Queue.swift: `extension DispatchQueue { public class func
+// getSpecific<T>(key: DispatchSpecificKey<T>) -> T?; public func setSpecific<T>(key:
+// DispatchSpecificKey<T>, value: T?) }`.
+extension DispatchQueue {
+    public class func getSpecific<T>(key: DispatchSpecificKey<T>) -> T? { fatalError() }
+    public func setSpecific<T>(key: DispatchSpecificKey<T>, value: T?) { fatalError() }
+}
