@@ -27,7 +27,10 @@ public final class CLIContext {
                 verificationRetryDelays: [],
                 deviceName: Self.deviceName(),
                 // A terminal program has no Sign in with Apple entitlement to ask with.
-                appleCredentialState: nil
+                appleCredentialState: nil,
+                // `login --id-token FILE` is a scripted sign-in: an ID token without Apple's
+                // authorization code is expected there (the warning is still logged).
+                developerAlarm: .silent
             )
         )
         await auth.restoreSession()

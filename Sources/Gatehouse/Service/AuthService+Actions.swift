@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Fire-and-forget forms for button actions: they start the operation and return at once.
 /// Progress and errors show in ``AuthService/authSession``; the optional callbacks run on the
 /// main actor when the operation ends.
@@ -36,14 +38,28 @@ extension AuthService {
         launch({ try await self.signInAnonymously() }, onSuccess, onError)
     }
 
-    /// Starts ``signInWithApple(idToken:nonce:authorizationCode:fullName:)``.
+    /// Starts ``signInWithApple(idToken:nonce:authorizationCode:fullName:)``; on Apple
+    /// platforms prefer `signInWithApple(credential:nonce:onSuccess:onError:)`.
     public func signInWithApple(
         idToken: String,
         nonce: String?,
+        authorizationCode: String?,
+        fullName: PersonNameComponents?,
         onSuccess: (@MainActor (User) -> Void)? = nil,
         onError: (@MainActor (AuthError) -> Void)? = nil
     ) {
-        launch({ try await self.signInWithApple(idToken: idToken, nonce: nonce) }, onSuccess, onError)
+        launch(
+            {
+                try await self.signInWithApple(
+                    idToken: idToken,
+                    nonce: nonce,
+                    authorizationCode: authorizationCode,
+                    fullName: fullName
+                )
+            },
+            onSuccess,
+            onError
+        )
     }
 
     /// Starts ``signInWithGoogle(idToken:nonce:)``.

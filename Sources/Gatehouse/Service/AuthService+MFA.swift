@@ -35,7 +35,9 @@ extension AuthService {
             let current = try await currentSessionForCall()
             let started = generation
             let raised = try await backend.verifyFactor(factorID, challengeID: challengeID, code: code, for: current)
-            try await establish(raised, startedIn: started)
+            // The same sign-in at a higher level: it keeps its Sign in with Apple origin.
+            let origin = raised.user.id == current.user.id ? current.appleSignInUserID : nil
+            try await establish(raised, startedIn: started, appleSignInUserID: origin)
             return raised.user
         }
     }

@@ -93,6 +93,17 @@ public struct AuthPasskeys {
         }
     }
 
+    /// Throws ``ErrorCode/notSignedIn`` unless a guest is signed in.
+    func requireGuest() throws {
+        guard service.currentUser?.isAnonymous == true else {
+            throw AuthError(
+                code: .notSignedIn,
+                message: "No guest is signed in.",
+                recoverySuggestion: "Sign in as a guest first, or add a passkey to the account with registerPasskey."
+            )
+        }
+    }
+
     /// Removes one of the signed-in user's passkeys; the account's last way to sign in is refused
     /// (``ErrorCode/singleIdentityNotDeletable``).
     public func remove(_ id: UUID) async throws {

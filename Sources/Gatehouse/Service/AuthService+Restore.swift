@@ -38,12 +38,38 @@ extension AuthService {
 
     /// Tells the service that protected data (the keychain, protected files) can be read now.
     ///
-    /// When the last restore failed because the store could not be read, it runs again. UIKit
-    /// platforms call this by themselves (`protectedDataDidBecomeAvailableNotification`, and
-    /// when the app becomes active); call it from other lifecycle signals you have.
+    /// When the last restore failed for a reason that may pass (a locked keychain,
+    /// ``AuthError/isRetryable``), it runs again; a failure that cannot pass (an unreadable
+    /// item, a missing entitlement) waits for the person (``AuthGate/SessionErrorAction``).
+    /// UIKit platforms call this by themselves (`protectedDataDidBecomeAvailableNotification`,
+    /// and when the app becomes active); call it from other lifecycle signals you have.
     public func protectedDataDidBecomeAvailable() async {
-        guard case .failure = session else { return }
+        guard case .failure(let error) = session, error.isRetryable else { return }
         await restoreSession()
+    }
+
+    /// Tells the service that the app became active. The service observes this itself on iOS,
+    /// iPadOS, Mac Catalyst, tvOS, visionOS (UIKit), macOS (AppKit) and watchOS (WatchKit).
+    ///
+    /// A restore that failed for a reason that may pass runs again, and Sign in with Apple is
+    /// asked about a session it opened on this device, at most every
+    /// ``Configuration/appleCredentialCheckInterval`` (``checkAppleCredential()``).
+    public func applicationDidBecomeActive() async {
+        applicationWillEnterForeground()
+        await protectedDataDidBecomeAvailable()
+        await checkAppleCredential(.activation)
+    }
+
+    /// Tells the service that the app entered the background (observed by itself on UIKit
+    /// platforms and watchOS): until it comes back, a refresh never waits for the
+    /// cross-process refresh lock, which iOS does not let a suspended app hold.
+    public func applicationDidEnterBackground() {
+        backgroundState.withLock { $0 = true }
+    }
+
+    /// Tells the service that the app is coming back to the foreground.
+    public func applicationWillEnterForeground() {
+        backgroundState.withLock { $0 = false }
     }
 
     /// Reads the store and publishes what it holds; joins a read already running.
@@ -84,7 +110,7 @@ extension AuthService {
         events.send(.initialSession(stored?.user))
         if stored != nil {
             startVerification()
-            startAppleCredentialCheck()
+            startAppleCredentialCheck(.launch)
         }
     }
 

@@ -59,21 +59,28 @@ extension AuthService {
         }
     }
 
-    /// Signs in with an ID token from Sign in with Apple. A signed-in guest is upgraded in
-    /// place where the backend allows.
+    /// Signs in with the parts of a Sign in with Apple credential. A signed-in guest is
+    /// upgraded in place where the backend allows.
+    ///
+    /// On Apple platforms pass the credential itself to `signInWithApple(credential:nonce:)`,
+    /// which takes every part from it. This form is for credentials that arrive otherwise (a
+    /// web view, another process): pass all of them.
     ///
     /// - Parameters:
     ///   - idToken: The identity token Apple returned.
     ///   - nonce: The raw nonce whose SHA-256 was sent in the Apple request.
-    ///   - authorizationCode: Apple's one-time authorization code, when the app has it.
-    ///   - fullName: The name Apple gave (on the first authorization only); the server keeps it
-    ///     in the user's metadata where those fields are empty.
+    ///   - authorizationCode: Apple's one-time authorization code. Without it the server holds
+    ///     no Apple refresh token, so deleting the account cannot revoke the user's Apple tokens
+    ///     (App Store Review Guideline 5.1.1(v)): a sign-in without it logs a warning and stops
+    ///     a debug build (``Configuration/developerAlarm``).
+    ///   - fullName: The name Apple gave (on the first authorization only; `nil` later); the
+    ///     server keeps it in the user's metadata where those fields are empty.
     @discardableResult
     public func signInWithApple(
         idToken: String,
         nonce: String?,
-        authorizationCode: String? = nil,
-        fullName: PersonNameComponents? = nil
+        authorizationCode: String?,
+        fullName: PersonNameComponents?
     ) async throws -> User {
         try await signIn(
             with: IDTokenCredential(
@@ -98,17 +105,38 @@ extension AuthService {
         try await signIn(with: IDTokenCredential(provider: .google, idToken: idToken, nonce: nonce))
     }
 
-    /// Signs in with any supported ID token.
+    /// Signs in with any supported ID token. An Apple credential should carry its
+    /// ``IDTokenCredential/authorizationCode`` and, on the first authorization, its
+    /// ``IDTokenCredential/fullName`` (see ``signInWithApple(idToken:nonce:authorizationCode:fullName:)``).
     @discardableResult
     public func signIn(with credential: IDTokenCredential) async throws -> User {
-        try await operation {
+        reportMissingAuthorizationCode(credential)
+        return try await operation {
             try await requireStoreRead()
             let started = generation
             let guest = tokens.flatMap { $0.user.isAnonymous ? $0 : nil }
             let new = try await backend.signIn(with: credential, upgrading: guest)
-            try await establish(new, startedIn: started)
+            try await establish(new, startedIn: started, appleSignInUserID: credential.appleSignInUserID(of: new))
             return new.user
         }
+    }
+
+    /// Logs a Sign in with Apple that lacks its authorization code, and stops a debug build
+    /// (outside tests and previews) so that the developer passes it.
+    func reportMissingAuthorizationCode(_ credential: IDTokenCredential) {
+        guard credential.provider == .apple, credential.authorizationCode?.isEmpty ?? true else { return }
+        configuration.log(
+            .warning,
+            "Sign in with Apple without its authorization code: the server cannot revoke the user's Apple "
+                + "tokens when the account is deleted",
+            ["guideline": "5.1.1(v)"]
+        )
+        configuration.developerAlarm.raise(
+            "Sign in with Apple was called without the credential's authorizationCode. Pass the "
+                + "ASAuthorizationAppleIDCredential to signInWithApple(credential:nonce:), which sends the code and "
+                + "the name; without the code the server cannot revoke the user's Apple tokens when the account is "
+                + "deleted (App Store Review Guideline 5.1.1(v))."
+        )
     }
 
     /// Sends a one-time sign-in code to an e-mail address.

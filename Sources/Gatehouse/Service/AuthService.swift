@@ -15,7 +15,7 @@ public import Observation
 /// struct MyApp: App {
 ///     @State private var auth = AuthService(backend: GoTrueBackend(url: serverURL))
 ///     var body: some Scene {
-///         WindowGroup { AuthGuardView(auth: auth) { MainView() } signIn: { SignInView() } }
+///         WindowGroup { AuthGuardView(auth: auth) { _ in MainView() } signIn: { SignInView() } }
 ///     }
 /// }
 /// ```
@@ -82,6 +82,14 @@ public final class AuthService {
     @ObservationIgnored var lifecycleObservers: LifecycleObservers?
     /// The Sign in with Apple check in progress, joined by concurrent checks.
     @ObservationIgnored var appleCredentialCheck: Task<AppleCredentialState?, Never>?
+    /// When the Sign in with Apple check last asked, and whether it failed for good.
+    @ObservationIgnored var appleCredentialSchedule = AppleCredentialCheckSchedule()
+    /// The passkey request in progress on this service's screens (one at a time, cancelled with
+    /// its task): `PasskeyAuthorization` runs `ASAuthorizationController` through it.
+    @ObservationIgnored let passkeyFlight = AuthorizationFlight<PasskeyAuthenticatorResponse>()
+    /// Whether the app is in the background (``applicationDidEnterBackground()``), read by
+    /// refreshes off the main actor while they wait for the refresh lock.
+    nonisolated let backgroundState = Locked(false)
 
     /// Creates the service.
     ///

@@ -6,7 +6,9 @@ public struct PasskeyRegistrationCredential: Sendable, Equatable {
     public var credentialID: Data
     public var clientDataJSON: Data
     public var attestationObject: Data
-    /// How the authenticator can be reached (`internal`, `hybrid`, …).
+    /// How the authenticator can be reached (`internal`, `hybrid`, …), as the authenticator
+    /// reports it; empty when it reports none (Apple's platform authenticator does not), and
+    /// then left out of the JSON rather than guessed.
     public var transports: [String]
 
     public init(credentialID: Data, clientDataJSON: Data, attestationObject: Data, transports: [String] = []) {
@@ -19,14 +21,12 @@ public struct PasskeyRegistrationCredential: Sendable, Equatable {
     /// The credential's JSON form (`toJSON()`), as the server reads it.
     public var json: JSONValue {
         let id = JSONValue.string(Base64URL.string(credentialID))
-        return [
-            "id": id, "rawId": id, "type": "public-key",
-            "response": [
-                "clientDataJSON": .string(Base64URL.string(clientDataJSON)),
-                "attestationObject": .string(Base64URL.string(attestationObject)),
-                "transports": .array(transports.map(JSONValue.string)),
-            ],
+        var response: [String: JSONValue] = [
+            "clientDataJSON": .string(Base64URL.string(clientDataJSON)),
+            "attestationObject": .string(Base64URL.string(attestationObject)),
         ]
+        if !transports.isEmpty { response["transports"] = .array(transports.map(JSONValue.string)) }
+        return ["id": id, "rawId": id, "type": "public-key", "response": .object(response)]
     }
 }
 

@@ -7,7 +7,7 @@ public import Foundation
 /// ```swift
 /// // In a test (GatehouseTesting): a keychain that is locked before the first unlock.
 /// let keychain = SimulatedKeychain()
-/// keychain.lock(spuriousNotFound: true)
+/// keychain.lockBeforeFirstUnlock(answeringNotFound: true)
 /// let store = KeychainSessionStore(service: "app", client: keychain.client)
 /// ```
 public struct KeychainClient: Sendable {

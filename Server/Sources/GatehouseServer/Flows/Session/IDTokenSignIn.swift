@@ -19,6 +19,8 @@ import JWTKit
 /// - Apple's `authorization_code`, when the server has the developer key, is exchanged for
 ///   Apple's refresh token (``AppleTokenExchange``) before anything is stored, and the token is
 ///   kept sealed on the identity for its revocation at deletion; without the key it is ignored.
+///   A sign-in without the code is answered normally, and the log says once per client id that
+///   Apple's tokens cannot be revoked for it (``MissingCodeNotice``).
 struct IDTokenSignIn: Sendable {
     let storage: any AuthStorage
     /// ID-token verifiers of the enabled providers.
@@ -112,9 +114,11 @@ struct IDTokenSignIn: Sendable {
         for token: VerifiedIDToken,
         now: Date
     ) async throws -> (clientID: String, refreshToken: String)? {
-        guard token.provider == .apple, let apple, let code, !code.isEmpty,
-            let clientID = token.claims.audience?.value.first
-        else { return nil }
+        guard token.provider == .apple, let apple, let clientID = token.claims.audience?.value.first else { return nil }
+        guard let code, !code.isEmpty else {
+            apple.missingCode.note(clientID: clientID)
+            return nil
+        }
         let refreshToken = try await apple.exchange.refreshToken(
             code: code,
             clientID: clientID,
