@@ -13,7 +13,7 @@ struct AppleCredentialCheckTests {
         let apple = AppleAnswers { _ in answer }
 
         let relaunched = fixture.relaunched(asking: apple)
-        let recorder = EventRecorder(relaunched.authStateChanges)
+        let recorder = EventRecorder(relaunched)
         await relaunched.restoreSession()
         await relaunched.waitForAppleCredentialCheck()
 

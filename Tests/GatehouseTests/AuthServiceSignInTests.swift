@@ -183,7 +183,7 @@ struct AuthServiceSignInTests {
     @Test func updateUserPublishesTheNewProfile() async throws {
         let fixture = Fixture()
         try await fixture.service.signUp(email: "ada@example.com", password: password)
-        let recorder = EventRecorder(fixture.service.authStateChanges)
+        let recorder = EventRecorder(fixture.service)
 
         let user = try await fixture.service.updateUser(UserChanges(data: ["name": "Ada"]))
 
@@ -197,7 +197,7 @@ struct AuthServiceSignInTests {
     @Test func deleteAccountSignsOutAndEmitsUserDeleted() async throws {
         let fixture = Fixture()
         let user = try #require(try await fixture.service.signUp(email: "ada@example.com", password: password).user)
-        let recorder = EventRecorder(fixture.service.authStateChanges)
+        let recorder = EventRecorder(fixture.service)
 
         try await fixture.service.deleteAccount()
 
@@ -241,7 +241,7 @@ struct AuthServiceSignInTests {
     @Test func eventsReportSignInAndSignOut() async throws {
         let fixture = Fixture()
         await fixture.service.restoreSession()
-        let recorder = EventRecorder(fixture.service.authStateChanges)
+        let recorder = EventRecorder(fixture.service)
 
         let user = try await fixture.service.signInAnonymously()
         await fixture.service.signOut()
