@@ -164,11 +164,12 @@ public actor InMemoryAuthBackend: AuthBackend {
         try await enter(.updateUser)
         let record = try authenticate(session)
         let account = accounts[record.userID]
+        // As on the server, a nonce is checked whenever one is sent; this backend sends none.
+        if let nonce = changes.nonce, !nonce.isEmpty { throw Self.reauthenticationNotValid() }
         if changes.password != nil || (changes.email.map { $0.lowercased() != account?.user.email } ?? false) {
             // The current password stands in for a recent sign-in, as on the server.
             let provesPassword =
-                changes.email == nil && changes.nonce == nil
-                && changes.currentPassword.map { account?.passwordHash?.matches($0) == true } == true
+                changes.email == nil && changes.currentPassword.map { account?.passwordHash?.matches($0) == true } == true
             try authorizeSensitive(
                 "change the e-mail address or password",
                 record,
@@ -197,7 +198,7 @@ public actor InMemoryAuthBackend: AuthBackend {
         }
         if scope != .local {
             do {
-                try authorizeSensitive("sign out the account's other sessions", record)
+                try authorizeSensitive("sign out the account's other sessions", record, aalStatus: 422)
             } catch {
                 // As on the server: a sign-out never leaves its own session behind.
                 if scope == .global { endSessions { $0.id == record.sessionID } }

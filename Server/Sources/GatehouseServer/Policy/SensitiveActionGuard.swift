@@ -68,7 +68,8 @@ struct SensitiveActionGuard: Sendable {
         let rules = actions.map(SensitiveActionPolicy.rule(for:))
         let now = now()
         for action in actions { try Self.requireAssurance(for: action, caller) }
-        if rules.contains(where: { $0.budgets.contains(.sensitiveChanges) }) {
+        // A sent code is always counted and checked, also beside a change that needs none.
+        if rules.contains(where: { $0.budgets.contains(.sensitiveChanges) }) || evidence.nonce != nil {
             try await limiter.hit(
                 .sensitiveChanges,
                 key: Self.budgetKey(user: caller.user.id, client: ip),
@@ -80,13 +81,13 @@ struct SensitiveActionGuard: Sendable {
         if rules.contains(where: { $0.proof == .enrollingSession }), evidence.enrollingSession != caller.session.id {
             throw Self.enrolledElsewhere
         }
+        // Whatever is sent is checked, even when the sign-in is recent.
+        var proven = Self.isRecent(caller.session, at: now)
+        if let nonce = evidence.nonce {
+            try await consume(nonce, userID: caller.user.id, now: now)
+            proven = true
+        }
         if let needing = actions.first(where: { SensitiveActionPolicy.rule(for: $0).proof == .recentAuthentication }) {
-            // Whatever is sent is checked, even when the sign-in is recent.
-            var proven = Self.isRecent(caller.session, at: now)
-            if let nonce = evidence.nonce {
-                try await consume(nonce, userID: caller.user.id, now: now)
-                proven = true
-            }
             if let check = evidence.currentPassword, rules.contains(where: \.acceptsCurrentPassword) {
                 try await check()
                 // It proves the actions that accept it, and only when every action does.

@@ -43,7 +43,8 @@ enum SensitiveActionPolicy {
         /// `current_password` stands in for a recent sign-in (password change only).
         var acceptsCurrentPassword = false
         /// The status of the `insufficient_aal` answer, as GoTrue answers each route (401
-        /// `PUT /user`, 403 enrolment, 422 unenrolment).
+        /// `PUT /user`, 403 enrolment, 422 unenrolment); 422 for a sign-out of other sessions,
+        /// which clients would take a 401 or 403 for "signed out already".
         var insufficientAAL: HTTPResponse.Status = .unauthorized
         /// The mail the account's confirmed address receives once the action has committed.
         var notice: AccountNotice.Kind?
@@ -78,8 +79,10 @@ enum SensitiveActionPolicy {
             Rule(proof: .recentAuthentication, notice: .addressChanged)
         case .listSessions:
             Rule(proof: .none, budgets: [])
-        case .endOtherSession, .endOtherSessions:
+        case .endOtherSession:
             Rule(proof: .recentAuthentication)
+        case .endOtherSessions:
+            Rule(proof: .recentAuthentication, insufficientAAL: .unprocessableContent)
         case .deleteAccount:
             Rule(proof: .recentAuthentication, notice: .accountDeleted)
         }

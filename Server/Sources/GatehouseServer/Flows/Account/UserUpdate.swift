@@ -34,7 +34,8 @@ struct UserUpdate: Sendable {
         if body.password != nil { actions.append(.changePassword) }
         if newEmail != nil { actions.append(.changeEmail) }
         var permit: SensitiveActionPermit?
-        if !actions.isEmpty {
+        // A nonce sent beside a change that needs none is checked all the same.
+        if !actions.isEmpty || body.nonce != nil {
             let currentPassword = body.currentPassword.map { given in
                 { @Sendable in try await verifyCurrent(given, of: caller.user, ip: ip, now: now) }
             }
