@@ -169,7 +169,8 @@ public actor InMemoryAuthBackend: AuthBackend {
         if changes.password != nil || (changes.email.map { $0.lowercased() != account?.user.email } ?? false) {
             // The current password stands in for a recent sign-in, as on the server.
             let provesPassword =
-                changes.email == nil && changes.currentPassword.map { account?.passwordHash?.matches($0) == true } == true
+                changes.email == nil
+                && changes.currentPassword.map { account?.passwordHash?.matches($0) == true } == true
             try authorizeSensitive(
                 "change the e-mail address or password",
                 record,

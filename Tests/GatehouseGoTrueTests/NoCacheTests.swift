@@ -39,7 +39,9 @@ struct NoCacheTests {
         } catch let error as AuthError {
             #expect(error.code == .insecureConnection)
         }
-        for protected in ["https://auth.example.com", "http://localhost:9999", "http://127.0.0.1:9999", "http://[::1]:9999"] {
+        for protected in [
+            "https://auth.example.com", "http://localhost:9999", "http://127.0.0.1:9999", "http://[::1]:9999",
+        ] {
             #expect(HTTPTransport.isProtected(URL(string: protected)!), "\(protected)")
         }
         for exposed in ["http://auth.example.com", "http://127.0.0.1.example.com", "http://10.0.0.5", "ftp://x"] {

@@ -1,8 +1,8 @@
 public import Foundation
 public import Hummingbird
 import HummingbirdCore
-import NIOCore
 public import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// A built server: the Hummingbird application and what tests and tools reach into.

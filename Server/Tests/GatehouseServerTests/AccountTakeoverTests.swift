@@ -100,7 +100,9 @@ struct AccountTakeoverTests {
             try await Self.confirmTheContestedSignUp(client, harness)
             for index in 0..<6 {
                 harness.clock.advance(by: 61)
-                #expect(try await client.signIn(Self.victim, "racing phrase \(index)").errorCode == "invalid_credentials")
+                #expect(
+                    try await client.signIn(Self.victim, "racing phrase \(index)").errorCode == "invalid_credentials"
+                )
             }
         }
     }
@@ -115,7 +117,10 @@ struct AccountTakeoverTests {
             harness.clock.advance(by: 61)
             _ = try await client.post("/resend", #"{"type":"signup","email":"\#(Self.victim)"}"#)
             let code = try await client.waitForMail(to: Self.victim, count: 2)
-            let verified = try await client.post("/verify", #"{"type":"signup","email":"\#(Self.victim)","token":"\#(code)"}"#)
+            let verified = try await client.post(
+                "/verify",
+                #"{"type":"signup","email":"\#(Self.victim)","token":"\#(code)"}"#
+            )
             #expect(verified.status == .ok)
             #expect(try await client.signIn(Self.victim, Self.victimPassword).status == .ok)
         }

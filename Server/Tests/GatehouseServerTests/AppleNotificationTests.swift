@@ -87,7 +87,10 @@ struct AppleNotificationTests {
         try await Setup.withApple { client, apple, harness in
             _ = try await client.post("/otp", #"{"email":"grace@example.com"}"#)
             let code = try await client.waitForCode(to: "grace@example.com")
-            let owner = try await client.post("/verify", #"{"type":"email","email":"grace@example.com","token":"\#(code)"}"#)
+            let owner = try await client.post(
+                "/verify",
+                #"{"type":"email","email":"grace@example.com","token":"\#(code)"}"#
+            )
             let bearer = try #require(owner.string("access_token"))
             let linked = try await Setup.signIn(client, apple, harness, subject: "apple-3", code: nil, bearer: bearer)
             #expect(linked.status == .ok, "\(linked.text)")
@@ -98,11 +101,17 @@ struct AppleNotificationTests {
             #expect(IDTokenTests.identities(user).allSatisfy { $0["provider"] as? String != "apple" })
             // And still signs in by code.
             harness.clock.advance(by: 61)
-            try await client.waitForMail(to: "grace@example.com", subject: "A new way to sign in was added to your account")
+            try await client.waitForMail(
+                to: "grace@example.com",
+                subject: "A new way to sign in was added to your account"
+            )
             let mailed = await client.mailCount(to: "grace@example.com")
             _ = try await client.post("/otp", #"{"email":"grace@example.com"}"#)
             let again = try await client.waitForCode(to: "grace@example.com", after: mailed)
-            let signedIn = try await client.post("/verify", #"{"type":"email","email":"grace@example.com","token":"\#(again)"}"#)
+            let signedIn = try await client.post(
+                "/verify",
+                #"{"type":"email","email":"grace@example.com","token":"\#(again)"}"#
+            )
             #expect(signedIn.status == .ok)
         }
     }

@@ -97,10 +97,14 @@ struct FactorTakeoverTests {
             let plantedChallenge = try await client.challenge(planted.id, bearer: attacker.string("access_token"))
             let ownChallenge = try await client.challenge(own.id, bearer: owner.string("access_token"))
             let attempts: [(String, String, String, String)] = [
-                (planted.id, plantedChallenge.string("id") ?? "", planted.app.code(at: clock.now()),
-                    attacker.string("access_token") ?? ""),
-                (own.id, ownChallenge.string("id") ?? "", own.app.code(at: clock.now()),
-                    owner.string("access_token") ?? ""),
+                (
+                    planted.id, plantedChallenge.string("id") ?? "", planted.app.code(at: clock.now()),
+                    attacker.string("access_token") ?? ""
+                ),
+                (
+                    own.id, ownChallenge.string("id") ?? "", own.app.code(at: clock.now()),
+                    owner.string("access_token") ?? ""
+                ),
             ]
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for (factor, challenge, code, bearer) in attempts {

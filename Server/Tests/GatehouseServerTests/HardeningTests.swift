@@ -135,7 +135,9 @@ struct HardeningTests {
         #expect(throws: Never.self) { try COSEKey(coseKey(n: modulus, e: [0x01, 0x00, 0x01])) }
         #expect(throws: WebAuthnFailure.self) { try COSEKey(coseKey(n: modulus, e: [0x03])) }
         #expect(throws: WebAuthnFailure.self) { try COSEKey(coseKey(n: modulus, e: [0x01, 0x00, 0x00, 0x01])) }
-        #expect(throws: WebAuthnFailure.self) { try COSEKey(coseKey(n: Array(modulus.prefix(128)), e: [0x01, 0x00, 0x01])) }
+        #expect(throws: WebAuthnFailure.self) {
+            try COSEKey(coseKey(n: Array(modulus.prefix(128)), e: [0x01, 0x00, 0x01]))
+        }
         #expect(COSEKey.bitCount(of: [0x00, 0x80, 0x00]) == 16)
     }
 }

@@ -37,16 +37,31 @@ struct MailBudgetTests {
             _ = try await client.confirmedSession(email: Self.owner)
             let before = await client.mailCount(to: Self.owner)
             for _ in 0..<3 {
-                let sent = try await Self.post(client, "/otp", #"{"email":"\#(Self.owner)"}"#, from: Self.attackerNetwork)
+                let sent = try await Self.post(
+                    client,
+                    "/otp",
+                    #"{"email":"\#(Self.owner)"}"#,
+                    from: Self.attackerNetwork
+                )
                 #expect(sent.status == .ok)
             }
             let lastCode = try await client.waitForMail(to: Self.owner, count: before + 3)
             // Over budget: told, with the wait, and the code already out stays valid.
-            let refused = try await Self.post(client, "/otp", #"{"email":"\#(Self.owner)"}"#, from: Self.attackerNetwork)
+            let refused = try await Self.post(
+                client,
+                "/otp",
+                #"{"email":"\#(Self.owner)"}"#,
+                from: Self.attackerNetwork
+            )
             #expect(refused.status == .tooManyRequests)
             #expect(refused.errorCode == "over_email_send_rate_limit")
             #expect(Int(refused.header("Retry-After") ?? "") ?? 0 > 0)
-            let recover = try await Self.post(client, "/recover", #"{"email":"\#(Self.owner)"}"#, from: Self.attackerNetwork)
+            let recover = try await Self.post(
+                client,
+                "/recover",
+                #"{"email":"\#(Self.owner)"}"#,
+                from: Self.attackerNetwork
+            )
             #expect(recover.status == .tooManyRequests, "never a silent 200")
             try await Task.sleep(for: .milliseconds(200))
             #expect(await client.mailCount(to: Self.owner) == before + 3, "no mail over budget")
@@ -61,7 +76,10 @@ struct MailBudgetTests {
             let own = try await Self.post(client, "/otp", #"{"email":"\#(Self.owner)"}"#, from: Self.ownerNetwork)
             #expect(own.status == .ok)
             let code = try await client.waitForMail(to: Self.owner, count: before + 4)
-            let signedIn = try await client.post("/verify", #"{"type":"email","email":"\#(Self.owner)","token":"\#(code)"}"#)
+            let signedIn = try await client.post(
+                "/verify",
+                #"{"type":"email","email":"\#(Self.owner)","token":"\#(code)"}"#
+            )
             #expect(signedIn.status == .ok)
         }
     }
@@ -74,7 +92,12 @@ struct MailBudgetTests {
             var answers: [String: [UInt]] = [:]
             for address in [Self.owner, "nobody@example.com"] {
                 for _ in 0..<3 {
-                    let reply = try await Self.post(client, "/recover", #"{"email":"\#(address)"}"#, from: Self.attackerNetwork)
+                    let reply = try await Self.post(
+                        client,
+                        "/recover",
+                        #"{"email":"\#(address)"}"#,
+                        from: Self.attackerNetwork
+                    )
                     answers[address, default: []].append(UInt(reply.status.code))
                 }
             }

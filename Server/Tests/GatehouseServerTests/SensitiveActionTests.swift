@@ -71,7 +71,8 @@ struct SensitiveActionTests {
             let bearer = later.string("access_token")
             let nonce = try await Self.nonce(client, bearer: bearer)
             let token = try apple.token(now: harness.clock.now(), subject: "owner-apple", rawNonce: "n1", email: nil)
-            let body = #"{"provider":"apple","id_token":"\#(token)","nonce":"n1","link_identity":true,"reauthentication_nonce":"\#(nonce)"}"#
+            let body =
+                #"{"provider":"apple","id_token":"\#(token)","nonce":"n1","link_identity":true,"reauthentication_nonce":"\#(nonce)"}"#
             let linked = try await client.post("/token?grant_type=id_token", body, bearer: bearer)
             #expect(linked.status == .ok, "\(linked.text)")
             let providers = Set(IDTokenTests.identities(linked).compactMap { $0["provider"] as? String })
@@ -179,7 +180,9 @@ struct SensitiveActionTests {
             let first = try await client.confirmedSession(email: Self.owner)
             let second = try await client.signIn(Self.owner)
             let third = try await client.signIn(Self.owner)
-            #expect(try await client.post("/logout?scope=others", bearer: third.string("access_token")).status == .noContent)
+            #expect(
+                try await client.post("/logout?scope=others", bearer: third.string("access_token")).status == .noContent
+            )
             #expect(try await client.get("/user", bearer: first.string("access_token")).status == .forbidden)
             #expect(try await client.get("/user", bearer: second.string("access_token")).status == .forbidden)
             let device = try await client.signIn(Self.owner)
@@ -211,7 +214,8 @@ struct SensitiveActionTests {
             )
             #expect(linked.status == .ok, "\(linked.text)")
             let identity = try #require(
-                IDTokenTests.identities(linked).first { $0["provider"] as? String == "google" }?["identity_id"] as? String
+                IDTokenTests.identities(linked).first { $0["provider"] as? String == "google" }?["identity_id"]
+                    as? String
             )
             let aal1 = try await client.signIn(Self.owner).string("access_token")
             let refused = try await client.send(.delete, "/user/identities/\(identity)", bearer: aal1)

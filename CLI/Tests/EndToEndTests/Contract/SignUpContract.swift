@@ -62,7 +62,11 @@ struct SignUpContract {
             let backend = world.backend
             let first = try await backend.signUp(email: "ada@example.com", password: contractPassword, upgrading: nil)
             _ = try await world.code(to: "ada@example.com")
-            let second = try await backend.signUp(email: "ada@example.com", password: "attacker's phrase", upgrading: nil)
+            let second = try await backend.signUp(
+                email: "ada@example.com",
+                password: "attacker's phrase",
+                upgrading: nil
+            )
             guard case .confirmationRequired(let pending) = first, case .confirmationRequired(let lookalike) = second
             else {
                 Issue.record("expected two confirmations, got \(first) and \(second)")

@@ -11,7 +11,10 @@ struct SessionController {
 
     func register(on router: some RouterMethods<AppRequestContext>) {
         router.get("user/sessions") { request, context in
-            try JSONBody.response(try await listing(try context.requireCaller(), ip: context.clientKey), request: request)
+            try JSONBody.response(
+                try await listing(try context.requireCaller(), ip: context.clientKey),
+                request: request
+            )
         }
         router.delete("user/sessions/:id") { request, context in
             let body = try await JSONBody.decode(EndSessionRequest.self, from: request, context: context)

@@ -58,11 +58,14 @@ struct MailBudget: Sendable {
     ///
     /// - Throws: 429 `over_email_send_rate_limit` with the longest wait of the full windows;
     ///   nothing is counted then.
-    func admit(_ address: String, recipient: Recipient, kind: Kind, client: String, now: Date) async throws -> Admission {
+    func admit(_ address: String, recipient: Recipient, kind: Kind, client: String, now: Date) async throws -> Admission
+    {
         let network = ClientAddress.limitKey(client)
         var windows: [(window: RateLimitWindow, key: String)] = [
-            (RateLimitWindow(bucket: .emailRecipientClient, limit: limits.emailPerRecipientClient, window: 3600),
-                "\(address)|\(network)"),
+            (
+                RateLimitWindow(bucket: .emailRecipientClient, limit: limits.emailPerRecipientClient, window: 3600),
+                "\(address)|\(network)"
+            ),
             (RateLimitWindow(bucket: .emailRecipient, limit: limits.emailPerRecipient, window: 3600), address),
         ]
         if kind == .signUp {

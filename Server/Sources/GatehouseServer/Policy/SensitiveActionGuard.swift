@@ -91,7 +91,9 @@ struct SensitiveActionGuard: Sendable {
             if let check = evidence.currentPassword, rules.contains(where: \.acceptsCurrentPassword) {
                 try await check()
                 // It proves the actions that accept it, and only when every action does.
-                if rules.allSatisfy({ $0.proof != .recentAuthentication || $0.acceptsCurrentPassword }) { proven = true }
+                if rules.allSatisfy({ $0.proof != .recentAuthentication || $0.acceptsCurrentPassword }) {
+                    proven = true
+                }
             }
             if !proven, try await !hasNoWayIn(caller.user) {
                 throw APIError(

@@ -62,13 +62,27 @@ struct EmailChange: Sendable {
         user.newEmail = mailing.newAddress.address
         user.emailChangeSentAt = now
         var mails = [
-            try await delivery.issue(.emailChange, for: user.id, to: mailing.newAddress, spacing: .ignore, in: tx, now: now)
+            try await delivery.issue(
+                .emailChange,
+                for: user.id,
+                to: mailing.newAddress,
+                spacing: .ignore,
+                in: tx,
+                now: now
+            )
         ]
         if let current = mailing.currentAddress, user.email == current.address, user.emailConfirmedAt != nil,
             !user.isAnonymous
         {
             mails.append(
-                try await delivery.issue(.emailChangeCurrent, for: user.id, to: current, spacing: .ignore, in: tx, now: now)
+                try await delivery.issue(
+                    .emailChangeCurrent,
+                    for: user.id,
+                    to: current,
+                    spacing: .ignore,
+                    in: tx,
+                    now: now
+                )
             )
         } else {
             try await tx.deleteCode(userID: user.id, purpose: .emailChangeCurrent)

@@ -29,7 +29,14 @@ struct CodeResend: Sendable {
             let mail = try await issuing(admitted) { tx in
                 guard var user = try await tx.user(id: found.id), user.emailConfirmedAt == nil else { return nil }
                 let bound = user.passwordCode == (try await tx.code(userID: user.id, purpose: .signup))?.linkHash
-                let mail = try await delivery.issue(.signup, for: user.id, to: admitted, spacing: .skip, in: tx, now: now)
+                let mail = try await delivery.issue(
+                    .signup,
+                    for: user.id,
+                    to: admitted,
+                    spacing: .skip,
+                    in: tx,
+                    now: now
+                )
                 if mail != nil, bound, user.passwordCode != nil {
                     // A resend is the same sign-up's confirmation: it proves the same password.
                     user.passwordCode = try await tx.code(userID: user.id, purpose: .signup)?.linkHash

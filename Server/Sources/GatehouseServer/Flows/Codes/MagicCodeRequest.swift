@@ -44,7 +44,14 @@ struct MagicCodeRequest: Sendable {
                     user = created
                 }
                 guard let user else { return nil }
-                return try await delivery.issue(.magicLink, for: user.id, to: admitted, spacing: .refuse, in: tx, now: now)
+                return try await delivery.issue(
+                    .magicLink,
+                    for: user.id,
+                    to: admitted,
+                    spacing: .refuse,
+                    in: tx,
+                    now: now
+                )
             }
         } catch {
             await delivery.send(nil, admitted: admitted)

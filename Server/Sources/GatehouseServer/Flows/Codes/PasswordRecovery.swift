@@ -31,7 +31,14 @@ struct PasswordRecovery: Sendable {
         delivery.issueLater(admitted: admitted) {
             try await storage.transaction { tx in
                 guard var user = try await tx.user(email: email) else { return nil }
-                let mail = try await delivery.issue(.recovery, for: user.id, to: admitted, spacing: .skip, in: tx, now: now)
+                let mail = try await delivery.issue(
+                    .recovery,
+                    for: user.id,
+                    to: admitted,
+                    spacing: .skip,
+                    in: tx,
+                    now: now
+                )
                 if mail != nil {
                     user.recoverySentAt = now
                     try await tx.updateUser(user)

@@ -211,7 +211,6 @@ struct IDTokenSignIn: Sendable {
         return (try await signedIn(user.id, in: tx, now: now), nil)
     }
 
-
     /// Links the token's identity to `user`. A guest becomes permanent (same id) and takes the
     /// vouched address when no one has it. An account whose address was never confirmed loses
     /// its password and sessions when the provider vouches for the address: whoever set that

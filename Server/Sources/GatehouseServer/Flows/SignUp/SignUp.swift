@@ -72,7 +72,13 @@ struct SignUp: Sendable {
                     }
                     existing.confirmationSentAt = now
                     existing.updatedAt = now
-                    let mail = try await issueCode(for: &existing, to: admitted, bindingPassword: !contested, in: tx, now: now)
+                    let mail = try await issueCode(
+                        for: &existing,
+                        to: admitted,
+                        bindingPassword: !contested,
+                        in: tx,
+                        now: now
+                    )
                     try await audit.record("user_repeated_signup", actor: existing.id, ip: ip, in: tx)
                     return .user(Self.lookalike(email: email, data: body.data ?? [:], now: now), mail)
                 }
