@@ -116,6 +116,39 @@ struct AppleNotificationTests {
         }
     }
 
+    @Test func accountDeleteWeighsTheAddressAppleVouchedFor() async throws {
+        try await Setup.withApple { client, apple, harness in
+            // Apple's private relay stops with the Apple account: that user had no other way in.
+            let relayed = try await Setup.signIn(
+                client,
+                apple,
+                harness,
+                subject: "apple-relay",
+                code: nil,
+                email: "x1y2@privaterelay.appleid.com"
+            )
+            // A real address Apple vouched for still signs in by code: that user stays.
+            let shared = try await Setup.signIn(
+                client,
+                apple,
+                harness,
+                subject: "apple-shared",
+                code: nil,
+                email: "lin@example.com"
+            )
+            for subject in ["apple-relay", "apple-shared"] {
+                let body = try apple.notification("account-delete", subject: subject, now: harness.clock.now())
+                #expect(try await Self.notify(client, body).status == .ok)
+            }
+            let admin = try await harness.server.serviceRoleToken()
+            let gone = try await client.get("/admin/users/\(relayed.user["id"] as? String ?? "")", bearer: admin)
+            #expect(gone.status == .notFound)
+            let kept = try await client.get("/admin/users/\(shared.user["id"] as? String ?? "")", bearer: admin)
+            #expect(kept.status == .ok)
+            #expect(IDTokenTests.identities(kept).allSatisfy { $0["provider"] as? String != "apple" })
+        }
+    }
+
     @Test func aReplayedNotificationChangesNothing() async throws {
         // Issue 31, finding 14: the same consent-revoked posted again within the hour must not end
         // the session the user opened after the first.

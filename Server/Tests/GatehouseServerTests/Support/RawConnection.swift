@@ -13,32 +13,28 @@ final class RawConnection: @unchecked Sendable {
     /// client to the server).
     init(port: Int, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if let source {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(source)
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard bound == 0 else {
-                close(fd)
-                throw RawConnectionError.cannotConnect
-            }
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard status == 0 else {
+        let local = source.map { Self.apply(bind, fd: fd, address: $0, port: 0) } ?? 0
+        guard local == 0, Self.apply(connect, fd: fd, address: "127.0.0.1", port: port) == 0 else {
             close(fd)
             throw RawConnectionError.cannotConnect
+        }
+    }
+
+    /// Calls `bind` or `connect` on `fd` with an IPv4 `address` and `port`.
+    private static func apply(
+        _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32,
+        fd: Int32,
+        address: String,
+        port: Int
+    ) -> Int32 {
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
+        socketAddress.sin_addr.s_addr = inet_addr(address)
+        return withUnsafePointer(to: &socketAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                call(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
     }
 

@@ -8,7 +8,7 @@ import HTTPTypes
 ///   Sign in with Apple opened end, and the stored Apple token is forgotten (Apple revoked it);
 /// - `account-delete` (the user deleted their Apple account): the same, and the identity goes;
 ///   the user goes too only when Apple was the only way in: no confirmed address (e-mailed codes
-///   sign in with it), no password, no other identity, no passkey;
+///   sign in with it) other than Apple's private relay, no password, no other identity, no passkey;
 /// - `email-disabled` / `email-enabled`: the identity's `email_disabled` flag (in
 ///   `identity_data`), unless a later e-mail event was applied already.
 ///
@@ -69,7 +69,10 @@ struct AppleNotificationHandling: Sendable {
                 guard let user = try await tx.user(id: userID) else { return }
                 let others = user.identities.count(where: { $0.id != identity.id })
                 let passkeys = try await tx.passkeys(userID: userID).count
-                let signsInByEmail = user.email != nil && (user.emailConfirmedAt != nil || user.passwordHash != nil)
+                // Apple's private relay stops forwarding with the Apple account: no way in then.
+                let relayed = user.email?.hasSuffix("@" + AppleNotification.privateRelayDomain) ?? false
+                let signsInByEmail =
+                    user.email != nil && !relayed && (user.emailConfirmedAt != nil || user.passwordHash != nil)
                 if others == 0, passkeys == 0, !signsInByEmail {
                     try await tx.deleteUser(id: userID)
                     try await audit.record(

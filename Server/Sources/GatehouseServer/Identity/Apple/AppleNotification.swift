@@ -35,6 +35,9 @@ struct AppleNotification: Sendable, Equatable {
     /// ``maximumAge``, whichever is later, plus the leeway): how long ``replayID`` is kept.
     var acceptedUntil: Date
 
+    /// The domain of Apple's private relay addresses, which forward only while the Apple account lives.
+    static let privateRelayDomain = "privaterelay.appleid.com"
+
     /// The namespace of notification ids among the used nonces (``StorageTransaction/consumeNonce(provider:hash:expiresAt:now:)``).
     static let replayScope = "\(IdentityProvider.apple.rawValue)-notification"
 
