@@ -88,8 +88,10 @@ struct HardeningTests {
             let port = try #require(client.client.port)
             // One client opens connections and holds them.
             let hog = try (0..<5).map { _ in try RawConnection(port: port) }
-            var closed = 0
-            for connection in hog where await connection.waitForClose(within: 5) { closed += 1 }
+            let closed = await withTaskGroup(of: Bool.self) { group in
+                for connection in hog { group.addTask { await connection.waitForClose(within: 5) } }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
             #expect(closed >= 2, "beyond its share, a client's connections are closed at once")
             // Another client (another loopback address) is served meanwhile.
             let other = try RawConnection(port: port, from: "127.0.0.2")
