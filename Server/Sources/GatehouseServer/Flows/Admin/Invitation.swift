@@ -31,14 +31,7 @@ struct Invitation: Sendable {
                     "A user with this email address has already been registered"
                 )
             }
-            let user = UserRecord(
-                email: email,
-                confirmationSentAt: now,
-                appMetadata: ["provider": "email", "providers": ["email"]],
-                userMetadata: body.data ?? [:],
-                createdAt: now,
-                updatedAt: now
-            )
+            let user = UserRecord.emailAccount(email, confirmationSentAt: now, metadata: body.data, now: now)
             try await tx.insertUser(user)
             let mail = try await delivery.issue(.invite, for: user.id, to: admitted, spacing: .ignore, in: tx, now: now)
             try await audit.record("user_invited", actor: user.id, ip: ip, in: tx)

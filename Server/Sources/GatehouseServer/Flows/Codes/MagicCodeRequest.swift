@@ -33,13 +33,7 @@ struct MagicCodeRequest: Sendable {
             mail = try await storage.transaction { tx in
                 var user = try await tx.user(email: email)
                 if user == nil, createUser {
-                    let created = UserRecord(
-                        email: email,
-                        appMetadata: ["provider": "email", "providers": ["email"]],
-                        userMetadata: body.data ?? [:],
-                        createdAt: now,
-                        updatedAt: now
-                    )
+                    let created = UserRecord.emailAccount(email, metadata: body.data, now: now)
                     try await tx.insertUser(created)
                     user = created
                 }

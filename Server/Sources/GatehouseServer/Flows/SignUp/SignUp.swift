@@ -82,14 +82,7 @@ struct SignUp: Sendable {
                     try await audit.record("user_repeated_signup", actor: existing.id, ip: ip, in: tx)
                     return .user(Self.lookalike(email: email, data: body.data ?? [:], now: now), mail)
                 }
-                var user = UserRecord(
-                    email: email,
-                    passwordHash: hash,
-                    appMetadata: ["provider": "email", "providers": ["email"]],
-                    userMetadata: body.data ?? [:],
-                    createdAt: now,
-                    updatedAt: now
-                )
+                var user = UserRecord.emailAccount(email, passwordHash: hash, metadata: body.data, now: now)
                 if autoconfirm {
                     user.emailConfirmedAt = now
                     user.lastSignInAt = now
@@ -145,14 +138,6 @@ struct SignUp: Sendable {
     /// The answer for an address that has an account already: shaped exactly as a new sign-up's
     /// (a random id, an `email` identity), and never resolving to anyone (`security.md` EN-4, OWN-5).
     static func lookalike(email: String, data: [String: JSONValue], now: Date) -> WireUser {
-        UserRecord(
-            email: email,
-            passwordHash: "",
-            confirmationSentAt: now,
-            appMetadata: ["provider": "email", "providers": ["email"]],
-            userMetadata: data,
-            createdAt: now,
-            updatedAt: now
-        ).wire
+        UserRecord.emailAccount(email, passwordHash: "", confirmationSentAt: now, metadata: data, now: now).wire
     }
 }
