@@ -54,27 +54,33 @@ public struct GoTrueBackend: AuthBackend {
 
     /// Creates a backend for the server at `url`.
     ///
-    /// - Parameter session: The URL session; by default an ephemeral one with no cache
-    ///   (``makeURLSession()``), so no response (a user's e-mail, metadata, tokens) is written
-    ///   to a disk cache.
-    public init(url: URL, apiKey: String? = nil, session: URLSession = GoTrueBackend.makeURLSession()) {
-        self.init(configuration: Configuration(url: url, apiKey: apiKey), transport: .urlSession(session))
+    /// - Parameters:
+    ///   - session: The URL session; by default the process's one ephemeral session with no cache
+    ///     (``HTTPTransport/cachelessSession``), shared by every backend, so no response (a user's
+    ///     e-mail, metadata, tokens) is written to a disk cache.
+    ///   - allowsCleartext: Allow an `http://` URL to a host that is not loopback (a server on a
+    ///     trusted network); otherwise requests to it fail with ``ErrorCode/insecureConnection``.
+    public init(
+        url: URL,
+        apiKey: String? = nil,
+        session: URLSession = HTTPTransport.cachelessSession,
+        allowsCleartext: Bool = false
+    ) {
+        self.init(
+            configuration: Configuration(url: url, apiKey: apiKey),
+            transport: .urlSession(session, allowsCleartext: allowsCleartext)
+        )
     }
 
-    /// An ephemeral URL session with no URL cache and no cookie storage: auth responses carry
-    /// personal data and tokens, and must not land in a cache on disk.
+    /// A new ephemeral URL session with no URL cache and no cookie storage. The default
+    /// backend needs none: it shares ``HTTPTransport/cachelessSession``.
     public static func makeURLSession() -> URLSession {
         URLSession(configuration: urlSessionConfiguration())
     }
 
-    /// The configuration of ``makeURLSession()``.
+    /// The configuration of ``makeURLSession()`` (``HTTPTransport/cachelessConfiguration()``).
     public static func urlSessionConfiguration() -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        return configuration
+        HTTPTransport.cachelessConfiguration()
     }
 
     /// The server's host (and port, when the URL names one), so that the default session store

@@ -118,6 +118,7 @@ extension InMemoryAuthBackend {
             device: SignInDevice.name,
             createdAt: now,
             refreshedAt: now,
+            authenticatedAt: now,
             methods: [method],
             sequence: sessionsOpened
         )

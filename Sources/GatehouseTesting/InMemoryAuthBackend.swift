@@ -7,8 +7,9 @@ public import Gatehouse
 /// It follows the same contract as a Gatehouse server reached through `GoTrueBackend` (one
 /// behaviour suite, `CLI/Tests/EndToEndTests/Contract`, runs against both): hashed passwords,
 /// e-mail codes that tests can read (``lastCode(for:type:)``), sign-ups confirmed by a code
-/// unless ``Configuration/requiresEmailConfirmation`` is off (a repeated sign-up of an unconfirmed
-/// address replaces its password; proof by any other code drops it), guests' addresses pending
+/// unless ``Configuration/requiresEmailConfirmation`` is off (a repeated sign-up of an address
+/// pending another sign-up's password contests it: no code proves either password, and proving
+/// the address drops the pending one; proof by any other code drops it too), guests' addresses pending
 /// in ``User/newEmail`` until an `email_change` code confirms them, e-mail changes confirmed by
 /// codes to both addresses, password and address changes ending the other sessions, refresh-token rotation with a reuse interval
 /// and family revocation, logout scopes, ID tokens with single-use nonces
@@ -91,11 +92,17 @@ public actor InMemoryAuthBackend: AuthBackend {
                 lookalike.appMetadata = ["provider": "email", "providers": ["email"]]
                 return .confirmationRequired(lookalike)
             }
-            // An unproven address: the newest sign-up's password is the pending one.
-            account.passwordHash = SaltedHash(password: password)
+            // An unproven address: the first sign-up's password is pending; a second sign-up
+            // contests it, and then no code proves either (the address only). Either way the
+            // answer is a look-alike, as for a confirmed address.
+            let contested = account.passwordHash != nil
+            if !contested { account.passwordHash = SaltedHash(password: password) }
             accounts[existing] = account
-            accounts[existing]?.passwordCode = issueCode(to: email, forUser: existing, type: .signup)
-            return .confirmationRequired(account.user)
+            let code = issueCode(to: email, forUser: existing, type: .signup)
+            accounts[existing]?.passwordCode = contested ? nil : code
+            var lookalike = User(id: UUID().uuidString.lowercased(), email: email, createdAt: now)
+            lookalike.appMetadata = ["provider": "email", "providers": ["email"]]
+            return .confirmationRequired(lookalike)
         }
         var user = User(id: UUID().uuidString.lowercased(), email: email, createdAt: now)
         user.appMetadata = ["provider": "email", "providers": ["email"]]
@@ -156,19 +163,28 @@ public actor InMemoryAuthBackend: AuthBackend {
     public func updateUser(_ changes: UserChanges, for session: Session) async throws -> User {
         try await enter(.updateUser)
         let record = try authenticate(session)
-        let current = accounts[record.userID]?.user
-        if changes.password != nil || (changes.email.map { $0.lowercased() != current?.email } ?? false) {
-            try requireAAL2(record, for: "change the e-mail address or password")
-        }
+        let account = accounts[record.userID]
         // As on the server, a nonce is checked whenever one is sent; this backend sends none.
         if let nonce = changes.nonce, !nonce.isEmpty { throw Self.reauthenticationNotValid() }
+        if changes.password != nil || (changes.email.map { $0.lowercased() != account?.user.email } ?? false) {
+            // The current password stands in for a recent sign-in, as on the server.
+            let provesPassword =
+                changes.email == nil
+                && changes.currentPassword.map { account?.passwordHash?.matches($0) == true } == true
+            try authorizeSensitive(
+                "change the e-mail address or password",
+                record,
+                nonce: changes.nonce,
+                needsRecentSignIn: !provesPassword
+            )
+        }
         return try applyChanges(changes, toUser: record.userID, session: record.sessionID)
     }
 
     public func deleteAccount(_ session: Session) async throws {
         try await enter(.deleteAccount)
         let record = try authenticate(session)
-        try requireAAL2(record, for: "delete the account")
+        try authorizeSensitive("delete the account", record)
         removeUser(id: record.userID)
     }
 
@@ -180,6 +196,15 @@ public actor InMemoryAuthBackend: AuthBackend {
         } catch let error as AuthError where [401, 403, 404].contains(error.httpStatus) {
             // The session is already gone: that is what signing out wants (as `GoTrueBackend`).
             return
+        }
+        if scope != .local {
+            do {
+                try authorizeSensitive("sign out the account's other sessions", record, aalStatus: 422)
+            } catch {
+                // As on the server: a sign-out never leaves its own session behind.
+                if scope == .global { endSessions { $0.id == record.sessionID } }
+                throw error
+            }
         }
         switch scope {
         case .local: endSessions { $0.id == record.sessionID }

@@ -2,6 +2,7 @@ public import Foundation
 public import Hummingbird
 import HummingbirdCore
 public import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// A built server: the Hummingbird application and what tests and tools reach into.
@@ -69,14 +70,13 @@ public func buildServer(
         logger: logger
     )
     let connections = configuration.connections
+    let share = ClientConnectionShare(
+        share: connections.maxConnectionsPerClient,
+        trustedProxies: configuration.trustedProxies
+    )
     let application = Application(
         router: buildRouter(services),
-        server: .http1(
-            configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [RequestReadDeadline(timeout: .seconds(Int64(connections.readTimeout)))],
-                idleTimeout: .seconds(Int64(connections.idleTimeout))
-            )
-        ),
+        server: .http1(configuration: http1(connections, share: share)),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "Gatehouse",
@@ -86,13 +86,29 @@ public func buildServer(
         logger: logger
     )
     let metrics = configuration.metricsPort.map { port in
-        MetricsExport.application(host: configuration.host, port: port, storage: database.storage, logger: logger)
+        MetricsExport.application(
+            host: configuration.metricsHost,
+            port: port,
+            server: http1(connections, share: nil),
+            storage: database.storage,
+            logger: logger
+        )
     }
     return GatehouseServerApp(
         application: application,
         storage: database.storage,
         services: services,
         metricsApplication: metrics
+    )
+}
+
+/// The HTTP/1 settings of a listener: the read deadline of a request's body, the idle timeout
+/// and, for the API, each client's share of the connections.
+private func http1(_ connections: ConnectionSettings, share: ClientConnectionShare?) -> HTTP1Channel.Configuration {
+    let readTimeout = TimeAmount.seconds(Int64(connections.readTimeout))
+    return HTTP1Channel.Configuration(
+        additionalChannelHandlers: [RequestReadDeadline(timeout: readTimeout)] + (share.map { [$0.handler()] } ?? []),
+        idleTimeout: .seconds(Int64(connections.idleTimeout))
     )
 }
 
@@ -110,6 +126,7 @@ private func backgroundServices(_ services: ServerServices, logger: Logger) -> [
 func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: NoStoreMiddleware())
     if services.configuration.metricsPort != nil { router.add(middleware: MetricsMiddleware()) }
     router.add(middleware: BrowserOriginMiddleware(allowedOrigins: services.configuration.corsAllowedOrigins))
     let routeMethods = RouteMethods()

@@ -180,6 +180,9 @@ extension ErrorCode {
     /// Sign in with Apple said the signed-in user's Apple ID no longer authorizes the app on
     /// this device (revoked, or not found); the SDK ended the session here.
     public static let appleCredentialRevoked: ErrorCode = "apple_credential_revoked"
+    /// The server URL is cleartext `http://` to a host that is not this device (loopback), and
+    /// the app did not allow it: tokens and passwords would cross the network unencrypted.
+    public static let insecureConnection: ErrorCode = "insecure_connection"
 }
 
 // MARK: - Gatehouse server codes (not in GoTrue)

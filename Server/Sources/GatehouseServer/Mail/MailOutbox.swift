@@ -6,20 +6,29 @@ struct MailOutbox: Sendable {
     let mailer: any Mailer
     let logger: Logger
 
-    /// Hands `mail` to the mailer in a detached task, once `admit` (the mail budgets) has
-    /// passed. Call it after the transaction that stored the mail's code has committed, never
-    /// inside one (a body may run twice).
-    func sendLater(_ mail: Mail, admit: @escaping @Sendable () async throws -> Void = {}) {
-        let mailer = self.mailer
+    /// Runs `compose` (the transaction that issues a code) in a detached task and sends the mail
+    /// it returns, if any: the request answers before the code is written, after the same work
+    /// whether or not there is anyone to mail (`/recover`: `security.md` EN-3). A failure is
+    /// logged by what failed, never with the address.
+    func composeLater(_ compose: @escaping @Sendable () async throws -> Void) {
         let logger = self.logger
         Task.detached {
             do {
-                try await admit()
+                try await compose()
             } catch {
-                AuthMetrics.mail("over_budget")
-                logger.warning("Mail not sent: over budget", metadata: ["mail.subject": .string(mail.subject)])
-                return
+                AuthMetrics.mail("failed")
+                logger.error("Mail not composed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
             }
+        }
+    }
+
+    /// Hands `mail` to the mailer in a detached task (its budgets were decided on the request
+    /// path: ``MailBudget``). Call it after the transaction that stored the mail's code has
+    /// committed, never inside one (a body may run twice).
+    func sendLater(_ mail: Mail) {
+        let mailer = self.mailer
+        let logger = self.logger
+        Task.detached {
             let start = ContinuousClock.now
             do {
                 try await mailer.send(mail)

@@ -82,11 +82,10 @@ struct ServerServices: Sendable {
                 ),
                 outbox: MailOutbox(mailer: mailer, logger: logger),
                 limiter: limiter,
+                budget: MailBudget(limiter: limiter, limits: configuration.rateLimits),
                 lifetime: configuration.codeLifetime,
                 spacing: TimeInterval(configuration.smtpMaxFrequency),
                 clientBudget: configuration.rateLimits.otp,
-                serverBudget: configuration.rateLimits.emailSent,
-                recipientBudget: configuration.rateLimits.emailPerRecipient,
                 now: now
             ),
             passwords: PasswordHasher(cost: configuration.bcryptCost),

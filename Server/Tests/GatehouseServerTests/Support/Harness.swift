@@ -35,13 +35,19 @@ struct Harness {
         configuration.rateLimits.anonymous = 10_000
         configuration.rateLimits.emailSent = 10_000
         configuration.rateLimits.emailPerRecipient = 10_000
+        configuration.rateLimits.emailPerRecipientClient = 10_000
+        configuration.rateLimits.emailSentUnconfirmed = 10_000
+        configuration.rateLimits.signupEmailPerClient = 10_000
         configuration.rateLimits.mfa = 10_000
         configuration.rateLimits.mfaPerUser = 10_000
+        configuration.rateLimits.mfaFailuresPerUser = 10_000
         configuration.rateLimits.passkey = 10_000
         // The live test client keeps one connection. A test that spends a while between two of
         // its requests (hundreds of racing guesses on the whole suite's loaded machine took 37 s)
         // must not find it closed as idle; the timeout tests set their own.
         configuration.connections.idleTimeout = 600
+        // Every test client is on loopback: one client network holding all of a test's connections.
+        configuration.connections.maxConnectionsPerClient = 10_000
         configure(&configuration)
         let mailer = CapturingMailer()
         let logger =

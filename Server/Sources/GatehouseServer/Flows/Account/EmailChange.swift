@@ -23,23 +23,57 @@ struct EmailChange: Sendable {
         case refused(APIError)
     }
 
-    /// Puts `email` in `user.newEmail` and issues the code(s) in `tx`.
+    /// The admitted mails of a change to a new address (``admit(_:for:client:now:)``).
+    struct Mailing: Sendable {
+        /// The new address's code.
+        let newAddress: MailBudget.Admission
+        /// The current, confirmed address's code (secure e-mail change), if it has one.
+        let currentAddress: MailBudget.Admission?
+
+        var all: [MailBudget.Admission] { [newAddress] + (currentAddress.map { [$0] } ?? []) }
+    }
+
+    /// The mail budgets' decision for a change of `user` to `email`, before anything is issued.
+    func admit(_ email: String, for user: UserRecord, client: String, now: Date) async throws -> Mailing {
+        let newAddress = try await delivery.admit(email, recipient: .unconfirmed, client: client, now: now)
+        guard let current = user.email, user.emailConfirmedAt != nil, !user.isAnonymous else {
+            return Mailing(newAddress: newAddress, currentAddress: nil)
+        }
+        do {
+            let currentAddress = try await delivery.admit(current, recipient: .confirmed, client: client, now: now)
+            return Mailing(newAddress: newAddress, currentAddress: currentAddress)
+        } catch {
+            await delivery.send(nil, admitted: newAddress)
+            throw error
+        }
+    }
+
+    /// Puts the new address in `user.newEmail` and issues the code(s) in `tx`.
     ///
     /// - Returns: The mails to send after the commit.
     func request(
-        _ email: String,
+        _ mailing: Mailing,
         for user: inout UserRecord,
         in tx: any StorageTransaction,
         now: Date
     ) async throws
         -> [Mail?]
     {
-        user.newEmail = email
+        user.newEmail = mailing.newAddress.address
         user.emailChangeSentAt = now
         var mails = [
-            try await delivery.issue(.emailChange, for: user.id, to: email, spacing: .ignore, in: tx, now: now)
+            try await delivery.issue(
+                .emailChange,
+                for: user.id,
+                to: mailing.newAddress,
+                spacing: .ignore,
+                in: tx,
+                now: now
+            )
         ]
-        if let current = user.email, user.emailConfirmedAt != nil, !user.isAnonymous {
+        if let current = mailing.currentAddress, user.email == current.address, user.emailConfirmedAt != nil,
+            !user.isAnonymous
+        {
             mails.append(
                 try await delivery.issue(
                     .emailChangeCurrent,
@@ -82,7 +116,9 @@ struct EmailChange: Sendable {
             user.appMetadata["providers"] = .array(providers)
         }
         try await tx.deleteSessions(userID: user.id, except: nil)
-        return .completed(notice: old.flatMap { $0 == newEmail ? nil : AccountNotice.emailChanged(from: $0) })
+        return .completed(
+            notice: old.flatMap { $0 == newEmail ? nil : AccountNotice.mail(.addressChanged, to: $0) }
+        )
     }
 
     /// 422 `email_exists`.

@@ -59,6 +59,11 @@ struct BatchedRateLimiter: RateLimiter {
         return try await isLimitedOneByOne(windows, key: key, now: now)
     }
 
+    func release(_ bucket: RateLimitBucket, key: String, window: TimeInterval, now: Date) async throws {
+        guard !batched.contains(bucket) else { return }
+        try await base.release(bucket, key: key, window: window, now: now)
+    }
+
     /// Writes the pending hits now (at shutdown, and in tests); a failed write leaves them
     /// pending and tries again in a second.
     func write() async {

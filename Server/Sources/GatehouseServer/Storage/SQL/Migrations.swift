@@ -324,6 +324,15 @@ enum Migrations {
                 "{postgres}ALTER TABLE sessions SET (fillfactor = 90)",
             ]
         ),
+        (
+            // The session that enrolled each factor: a factor not verified yet may be verified
+            // only from it (`security.md` SA-2), so a password alone cannot plant a factor for
+            // later. Factors enrolled before have none and, unverified, lapse within 300 s.
+            "0014_factor_enrolling_session",
+            [
+                "ALTER TABLE mfa_factors ADD COLUMN enrolled_session_id TEXT"
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.
