@@ -165,3 +165,28 @@ extension View {
     nonisolated public func textContentType(_ textContentType: UITextContentType?) -> some View { EmptyView() }
 }
 #endif
+
+// https://developer.apple.com/documentation/swiftui/tabview: "nonisolated struct TabView<SelectionValue,
+// Content> where SelectionValue : Hashable, Content : View"; …/init(content:): "nonisolated
+// init(@ContentBuilder content: () -> Content)" (where SelectionValue == Int; iOS 13, macOS 10.15,
+// tvOS 13, visionOS 1, watchOS 7).
+public struct TabView<SelectionValue: Hashable, Content: View>: View {
+    public typealias Body = Never
+    public var body: Never { fatalError() }
+}
+extension TabView where SelectionValue == Int {
+    nonisolated public init(@ViewBuilder content: () -> Content) { fatalError() }
+}
+
+extension View {
+    // https://developer.apple.com/documentation/swiftui/view/tabitem(_:): "nonisolated func
+    // tabItem<V>(@ContentBuilder _ label: () -> V) -> some View where V : View"; iOS 13–27, macOS
+    // 10.15–27, tvOS 13–27, watchOS 7–27 (deprecated in the 27 SDKs, in favour of `Tab`, iOS 18),
+    // visionOS 1 (not deprecated). A deprecation later than the deployment target draws no warning.
+    @available(iOS, introduced: 13.0, deprecated: 27.0)
+    @available(macCatalyst, introduced: 13.0, deprecated: 27.0)
+    @available(macOS, introduced: 10.15, deprecated: 27.0)
+    @available(tvOS, introduced: 13.0, deprecated: 27.0)
+    @available(watchOS, introduced: 7.0, deprecated: 27.0)
+    nonisolated public func tabItem<V: View>(@ViewBuilder _ label: () -> V) -> some View { EmptyView() }
+}
