@@ -3,7 +3,10 @@
 // and the View modifiers are `nonisolated`, as the documentation prints them. The 2026 pages spell
 // the builder parameters `@ContentBuilder` (newer SDKs); they are `@ViewBuilder` here, as in
 // SwiftUI.swift. Introductions at or below the deployment targets (NavigationStack: iOS 16,
-// macOS 13; Section(_:content:): iOS 15, macOS 12; …) are left out.
+// macOS 13; Section(_:content:): iOS 15, macOS 12; …) are left out. NOT VERIFIED: the Sendable
+// conformance of the small value types VerticalAlignment, Alignment and TextInputAutocapitalization
+// (their pages print none; SwiftUI's other value types are Sendable) — it matters to no code here.
+// ShapeStyle's `: Sendable` is printed by an SDK 27 reference (onestack.dev/ios-reference/SwiftUICore/ShapeStyle).
 
 // https://developer.apple.com/documentation/swiftui/navigationpath: "struct NavigationPath"
 public struct NavigationPath {
