@@ -113,3 +113,55 @@ open class ASAuthorizationPlatformPublicKeyCredentialAssertion: NSObject, ASAuth
     open var userID: Data! { fatalError() }
     open var signature: Data! { fatalError() }
 }
+
+// ASAuthorizationPublicKeyCredentialDescriptor.h: @protocol ASAuthorizationPublicKeyCredentialDescriptor
+// <NSObject, NSSecureCoding, NSCopying> with `credentialID`
+// (https://developer.apple.com/documentation/authenticationservices/asauthorizationpublickeycredentialdescriptor).
+@available(watchOS, unavailable)
+public protocol ASAuthorizationPublicKeyCredentialDescriptor: NSObjectProtocol {
+    var credentialID: Data { get set }
+}
+
+// ASAuthorizationPlatformPublicKeyCredentialDescriptor.h: API_AVAILABLE(macos(12.0), ios(15.0))
+// API_UNAVAILABLE(watchos, tvos) @interface ASAuthorizationPlatformPublicKeyCredentialDescriptor :
+// NSObject <ASAuthorizationPublicKeyCredentialDescriptor>, `- initWithCredentialID:(NSData *)`
+// NS_DESIGNATED_INITIALIZER, `init` NS_UNAVAILABLE; the 2026 documentation adds tvOS 16
+// (https://developer.apple.com/documentation/authenticationservices/asauthorizationplatformpublickeycredentialdescriptor:
+// iOS 15, Mac Catalyst 15, macOS 12, tvOS 16, visionOS 1). Not Sendable here (see ASAuthorization.swift).
+@available(watchOS, unavailable)
+open class ASAuthorizationPlatformPublicKeyCredentialDescriptor: NSObject, ASAuthorizationPublicKeyCredentialDescriptor {
+    public init(credentialID: Data) { fatalError() }
+    open var credentialID: Data {
+        get { fatalError() }
+        set { fatalError() }
+    }
+}
+
+// ASAuthorizationWebBrowserPlatformPublicKeyCredentialRegistrationRequest: a protocol that declares
+// `excludedCredentials` ("var excludedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor]?
+// { get set }"), adopted by ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest ("Conforming
+// Types"), iOS 17.4, iPadOS 17.4, Mac Catalyst 16.6, macOS 13.5 — and not tvOS, watchOS or visionOS
+// (https://developer.apple.com/documentation/authenticationservices/asauthorizationwebbrowserplatformpublickeycredentialregistrationrequest,
+// …/excludedcredentials). The platform registration request has no `excludedCredentials` of its own:
+// an app reaches it through this conformance, so it exists only where the protocol does.
+// The protocol's other members (clientData, shouldShowHybridTransport) are not used by the SDK.
+@available(iOS 17.4, macCatalyst 16.6, macOS 13.5, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
+@available(visionOS, unavailable)
+public protocol ASAuthorizationWebBrowserPlatformPublicKeyCredentialRegistrationRequest {
+    var excludedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor]? { get set }
+}
+
+@available(iOS 17.4, macCatalyst 16.6, macOS 13.5, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
+@available(visionOS, unavailable)
+extension ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest:
+    ASAuthorizationWebBrowserPlatformPublicKeyCredentialRegistrationRequest
+{
+    public var excludedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor]? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+}

@@ -74,3 +74,18 @@ extension DispatchQueue {
     public class func getSpecific<T>(key: DispatchSpecificKey<T>) -> T? { fatalError() }
     public func setSpecific<T>(key: DispatchSpecificKey<T>, value: T?) { fatalError() }
 }
+
+// Dispatch.swiftinterface / swift-corelibs-libdispatch src/swift/Wrapper.swift and Dispatch.swift:
+// DispatchSemaphore (OS_dispatch_semaphore on Apple platforms); the 2026 documentation lists
+// Sendable among its conformances (https://developer.apple.com/documentation/dispatch/dispatchsemaphore),
+// `init(value: Int)`, `@discardableResult func signal() -> Int`
+// (https://developer.apple.com/documentation/dispatch/dispatchsemaphore/signal()) and `func wait()`;
+// `public class` as in swift-corelibs-libdispatch (an imported Objective-C class on Apple platforms).
+public class DispatchSemaphore: DispatchObject, @unchecked Sendable {
+    public init(value: Int) { fatalError() }
+}
+extension DispatchSemaphore {
+    @discardableResult
+    public func signal() -> Int { fatalError() }
+    public func wait() { fatalError() }
+}

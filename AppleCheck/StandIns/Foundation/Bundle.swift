@@ -9,6 +9,9 @@
 open class Bundle: NSObject, @unchecked Sendable {
     open class var main: Bundle { fatalError() }
     open var bundleIdentifier: String? { fatalError() }
+    // NSBundle.h: @property (readonly, copy) NSString *bundlePath;
+    // https://developer.apple.com/documentation/foundation/bundle/bundlepath ("var bundlePath: String { get }")
+    open var bundlePath: String { fatalError() }
     open func object(forInfoDictionaryKey key: String) -> Any? { fatalError() }
 }
 

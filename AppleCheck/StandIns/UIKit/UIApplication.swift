@@ -55,4 +55,71 @@ open class UIApplication: UIResponder {
     nonisolated public static let protectedDataDidBecomeAvailableNotification = NSNotification.Name(
         "UIApplicationProtectedDataDidBecomeAvailable"
     )
+
+    // UIApplication.h: UIApplicationDidEnterBackgroundNotification and
+    // UIApplicationWillEnterForegroundNotification (iOS 4, Mac Catalyst 13.1, tvOS, visionOS 1),
+    // imported as `nonisolated class let …: NSNotification.Name`
+    // (https://developer.apple.com/documentation/uikit/uiapplication/didenterbackgroundnotification,
+    // https://developer.apple.com/documentation/uikit/uiapplication/willenterforegroundnotification).
+    nonisolated public static let didEnterBackgroundNotification = NSNotification.Name(
+        "UIApplicationDidEnterBackgroundNotification"
+    )
+    nonisolated public static let willEnterForegroundNotification = NSNotification.Name(
+        "UIApplicationWillEnterForegroundNotification"
+    )
+
+    // UIApplication.h: typedef NS_ENUM(NSInteger, UIApplicationState), imported as
+    // UIApplication.State, a non-frozen enum, Sendable
+    // (https://developer.apple.com/documentation/uikit/uiapplication/state).
+    public enum State: Int, @unchecked Sendable {
+        case active = 0
+        case inactive = 1
+        case background = 2
+    }
+
+    // https://developer.apple.com/documentation/uikit/uiapplication/applicationstate:
+    // "@MainActor var applicationState: UIApplication.State { get }" (iOS 4, Mac Catalyst 13.1,
+    // tvOS, visionOS 1).
+    open var applicationState: UIApplication.State { fatalError() }
+
+    // https://developer.apple.com/documentation/uikit/uiapplication/beginbackgroundtask(withname:expirationhandler:):
+    // "nonisolated func beginBackgroundTask(withName taskName: String?, expirationHandler handler:
+    // (() -> Void)? = nil) -> UIBackgroundTaskIdentifier" ("This method can be safely called on a
+    // non-main thread"; the handler is called "synchronously on the main thread"). The page prints the
+    // handler without its attributes; the header marks the block NS_SWIFT_UI_ACTOR NS_SWIFT_SENDABLE,
+    // imported as `(@MainActor @Sendable () -> Void)?` — as code compiled by Xcode 16 and 26 declares it
+    // when it restates the method in a protocol UIApplication conforms to (mullvad/mullvadvpn-app
+    // ios/MullvadVPN/TunnelManager/UIApplication+Extensions.swift). iOS 7, Mac Catalyst 13.1, tvOS, visionOS 1.
+    nonisolated open func beginBackgroundTask(
+        withName taskName: String?,
+        expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
+    ) -> UIBackgroundTaskIdentifier { fatalError() }
+
+    // https://developer.apple.com/documentation/uikit/uiapplication/endbackgroundtask(_:):
+    // "nonisolated func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier)".
+    nonisolated open func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) { fatalError() }
+}
+
+// UIApplication.h: typedef NSUInteger UIBackgroundTaskIdentifier NS_TYPED_ENUM, imported as a struct
+// (https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier: "struct
+// UIBackgroundTaskIdentifier", Equatable, Hashable, RawRepresentable, Sendable; `init(rawValue: Int)`,
+// `static let invalid`).
+@available(watchOS, unavailable)
+public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
+    public init(rawValue: Int) { fatalError() }
+    public var rawValue: Int { fatalError() }
+    public static let invalid = UIBackgroundTaskIdentifier(rawValue: 0)
+}
+
+// UIKit/UITextInputTraits.h: typedef NSString * UITextContentType NS_TYPED_ENUM, imported as a
+// struct; UITextContentTypeUsername (iOS 11) as `static let username: UITextContentType`
+// (https://developer.apple.com/documentation/uikit/uitextcontenttype,
+// …/username). Only the constant the sample app sets. Its watchOS availability is not transcribed:
+// declared unavailable there, as SwiftUI's watchOS modifier takes a WKTextContentType instead.
+@available(watchOS, unavailable)
+public struct UITextContentType: Hashable, Equatable, RawRepresentable, @unchecked Sendable {
+    public init(_ rawValue: String) { fatalError() }
+    public init(rawValue: String) { fatalError() }
+    public var rawValue: String { fatalError() }
+    public static var username: UITextContentType { fatalError() }
 }
