@@ -8,6 +8,8 @@ public struct URL: Equatable, Sendable, Hashable {
     public init?(string: __shared String) { fatalError() }
     public init(fileURLWithPath path: __shared String, isDirectory: Bool) { fatalError() }
     public init(fileURLWithPath path: __shared String) { fatalError() }
+    // FoundationEssentials/URL/URL.swift: `public var scheme: String? { get }`
+    public var scheme: String? { fatalError() }
     public var host: String? { fatalError() }
     public var port: Int? { fatalError() }
     public var path: String { fatalError() }
