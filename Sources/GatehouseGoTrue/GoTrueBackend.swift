@@ -5,7 +5,7 @@ public import Gatehouse
 public import FoundationNetworking
 #endif
 
-/// An ``AuthBackend`` that speaks the Supabase Auth (GoTrue) REST protocol, to a Gatehouse
+/// An `AuthBackend` that speaks the Supabase Auth (GoTrue) REST protocol, to a Gatehouse
 /// server or any GoTrue-compatible one such as a hosted Supabase project.
 ///
 /// ```swift
@@ -15,9 +15,9 @@ public import FoundationNetworking
 /// let auth = AuthService(backend: backend)
 /// ```
 ///
-/// Server errors become ``AuthError`` values with the server's code; transport failures become
-/// ``ErrorCode/networkUnavailable``; anything that is not the JSON the protocol promises
-/// (HTML, a truncated or oversized body) becomes ``ErrorCode/invalidResponse``. Idempotent
+/// Server errors become `AuthError` values with the server's code; transport failures become
+/// `ErrorCode.networkUnavailable`; anything that is not the JSON the protocol promises
+/// (HTML, a truncated or oversized body) becomes `ErrorCode.invalidResponse`. Idempotent
 /// requests are retried once after a transport failure.
 public struct GoTrueBackend: AuthBackend {
     /// Where the server is and how to talk to it.
@@ -55,11 +55,15 @@ public struct GoTrueBackend: AuthBackend {
     /// Creates a backend for the server at `url`.
     ///
     /// - Parameters:
+    ///   - url: The server's base URL: a Gatehouse server's root, or a Supabase project's
+    ///     `/auth/v1`.
+    ///   - apiKey: The `apikey` header a Supabase gateway requires (the project's anon key);
+    ///     `nil` for a Gatehouse server.
     ///   - session: The URL session; by default the process's one ephemeral session with no cache
     ///     (``HTTPTransport/cachelessSession``), shared by every backend, so no response (a user's
     ///     e-mail, metadata, tokens) is written to a disk cache.
     ///   - allowsCleartext: Allow an `http://` URL to a host that is not loopback (a server on a
-    ///     trusted network); otherwise requests to it fail with ``ErrorCode/insecureConnection``.
+    ///     trusted network); otherwise requests to it fail with `ErrorCode.insecureConnection`.
     public init(
         url: URL,
         apiKey: String? = nil,

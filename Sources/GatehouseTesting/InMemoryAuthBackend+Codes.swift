@@ -98,7 +98,7 @@ extension InMemoryAuthBackend {
     }
 
     /// One side of an e-mail change verified: completes it when the other side is done too,
-    /// or throws ``AuthError/emailChangeConfirmationPending()``.
+    /// or throws `AuthError.emailChangeConfirmationPending()`.
     private func completeEmailChange(_ account: inout AccountRecord, id: String, verified: VerificationType) throws {
         let other: VerificationType = verified == .emailChange ? .emailChangeCurrent : .emailChange
         codes[id]?[verified] = nil

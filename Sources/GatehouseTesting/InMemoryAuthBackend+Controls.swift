@@ -30,6 +30,9 @@ extension InMemoryAuthBackend {
     /// Registers a fake ID token that ``signIn(with:upgrading:)`` accepts once per nonce.
     ///
     /// - Parameters:
+    ///   - provider: The provider the token claims to come from.
+    ///   - subject: The provider's id for the user (`sub`).
+    ///   - email: The address the token carries, if any.
     ///   - emailVerified: Whether the provider vouches for `email` (Apple: verified; Google:
     ///     verified and Gmail or a Workspace domain). Only a vouched address is stored or links
     ///     to an existing account; an unvouched one that an account uses is `email_exists`.
@@ -65,7 +68,7 @@ extension InMemoryAuthBackend {
         failures[operation, default: []].append(contentsOf: repeatElement(error, count: count))
     }
 
-    /// While offline, every call throws ``ErrorCode/networkUnavailable``.
+    /// While offline, every call throws `ErrorCode.networkUnavailable`.
     public func setOffline(_ offline: Bool) { self.offline = offline }
 
     /// Makes every call take `latency`.

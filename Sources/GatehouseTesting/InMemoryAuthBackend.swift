@@ -10,10 +10,10 @@ public import Gatehouse
 /// unless ``Configuration/requiresEmailConfirmation`` is off (a repeated sign-up of an address
 /// pending another sign-up's password contests it: no code proves either password, and proving
 /// the address drops the pending one; proof by any other code drops it too), guests' addresses pending
-/// in ``User/newEmail`` until an `email_change` code confirms them, e-mail changes confirmed by
+/// in `User.newEmail` until an `email_change` code confirms them, e-mail changes confirmed by
 /// codes to both addresses, password and address changes ending the other sessions, refresh-token rotation with a reuse interval
 /// and family revocation, logout scopes, ID tokens with single-use nonces
-/// (``makeIDToken(provider:subject:email:emailVerified:nonce:)``) and the server's linking
+/// (``makeIDToken(provider:subject:email:emailVerified:nonce:nonceUnhashed:)``) and the server's linking
 /// rules, passkeys (verified signatures of `SoftwarePasskeyAuthenticator`'s credentials, guests
 /// upgraded in place), bans and deletion. Tests can inject latency, failures (``failNext(_:with:count:)``)
 /// and an outage (``setOffline(_:)``), and count calls (``callCount(_:)``).

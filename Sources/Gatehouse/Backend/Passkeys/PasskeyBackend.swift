@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A backend that supports passkeys (``GoTrueBackend`` and `InMemoryAuthBackend` do). The
+/// A backend that supports passkeys (`GoTrueBackend` and `InMemoryAuthBackend` do). The
 /// ceremonies are plain values: options in, the authenticator's credential out.
 public protocol PasskeyBackend: AuthBackend {
     /// Creation options for a new passkey of the session's user; `nonce` is a reauthentication

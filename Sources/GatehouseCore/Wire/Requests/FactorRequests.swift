@@ -2,10 +2,12 @@
 public struct EnrollFactorRequest: Codable, Sendable, Equatable {
     /// `totp`; other types are refused.
     public var factorType: String
+    /// The name the user gives the factor ("Work phone"); unique per user.
     public var friendlyName: String?
     /// The name authenticator apps show above the code; the site's host when absent.
     public var issuer: String?
 
+    /// Creates the body that enrols an authenticator app.
     public init(factorType: String = "totp", friendlyName: String? = nil, issuer: String? = nil) {
         self.factorType = factorType
         self.friendlyName = friendlyName
@@ -21,9 +23,12 @@ public struct EnrollFactorRequest: Codable, Sendable, Equatable {
 
 /// `POST /factors/{id}/verify`: the code of an authenticator app for a challenge.
 public struct VerifyFactorRequest: Codable, Sendable, Equatable {
+    /// The `id` of the challenge the code answers (`POST /factors/{id}/challenge`).
     public var challengeID: String
+    /// The authenticator app's 6-digit code.
     public var code: String
 
+    /// Creates the body that answers the challenge `challengeID` with `code`.
     public init(challengeID: String, code: String) {
         self.challengeID = challengeID
         self.code = code

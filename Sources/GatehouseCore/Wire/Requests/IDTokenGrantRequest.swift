@@ -2,9 +2,11 @@
 public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
     /// `apple` or `google`.
     public var provider: String
+    /// The ID token (a JWT) the provider issued to the app.
     public var idToken: String
     /// The raw nonce; the token carries its SHA-256 hex.
     public var nonce: String?
+    /// The provider's access token issued with the ID token, for providers whose ID token carries its hash (`at_hash`); Apple and Google sign-ins send none.
     public var accessToken: String?
     /// Link the identity to the signed-in caller instead of signing in.
     public var linkIdentity: Bool?
@@ -21,6 +23,7 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
     /// Supabase-style user data; `full_name`, `given_name` and `family_name` are read from it.
     public var data: [String: JSONValue]?
 
+    /// Creates the body of an ID-token sign-in or link.
     public init(
         provider: String,
         idToken: String,
