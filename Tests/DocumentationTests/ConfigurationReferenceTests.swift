@@ -56,7 +56,10 @@ struct ConfigurationReferenceTests {
         for name in rows.flatMap(\.self) { seen[name, default: 0] += 1 }
         let repeated = seen.filter { $0.value > 1 }.keys.sorted()
         #expect(repeated.isEmpty, "Listed more than once in \(Self.reference): \(repeated.joined(separator: ", ")).")
-        #expect(rows.allSatisfy { $0.count == 1 }, "A row of \(Self.reference) names several variables; give each its own row.")
+        #expect(
+            rows.allSatisfy { $0.count == 1 },
+            "A row of \(Self.reference) names several variables; give each its own row."
+        )
     }
 
     /// The scan finds the variables it must: a scan that found nothing would make both

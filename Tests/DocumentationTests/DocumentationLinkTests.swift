@@ -65,7 +65,9 @@ struct DocumentationLinkTests {
     }
 
     @Test func slugsFollowGitHub() {
-        #expect(MarkdownFile.slug("Passkeys in an iOS app: the server side") == "passkeys-in-an-ios-app-the-server-side")
+        #expect(
+            MarkdownFile.slug("Passkeys in an iOS app: the server side") == "passkeys-in-an-ios-app-the-server-side"
+        )
         #expect(MarkdownFile.slug("Apple's notifications") == "apples-notifications")
         #expect(MarkdownFile.slug("`GET /user` at half") == "get-user-at-half")
         #expect(MarkdownFile.slug("Growth that stops: the soak") == "growth-that-stops-the-soak")
