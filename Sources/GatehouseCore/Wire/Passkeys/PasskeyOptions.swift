@@ -57,12 +57,16 @@ public struct PasskeyVerifyRequest: Codable, Sendable, Equatable {
 /// The body of `PATCH /passkeys/{id}`.
 public struct PasskeyRenameRequest: Codable, Sendable, Equatable {
     public var friendlyName: String?
+    /// A reauthentication code (`GET /reauthenticate`), needed when the last sign-in is not recent.
+    public var nonce: String?
 
-    public init(friendlyName: String) {
+    public init(friendlyName: String, nonce: String? = nil) {
         self.friendlyName = friendlyName
+        self.nonce = nonce
     }
 
     enum CodingKeys: String, CodingKey {
+        case nonce
         case friendlyName = "friendly_name"
     }
 }

@@ -20,6 +20,9 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
     public var familyName: String?
     /// Supabase-style user data; `full_name`, `given_name` and `family_name` are read from it.
     public var data: [String: JSONValue]?
+    /// With ``linkIdentity``: a reauthentication code (`GET /reauthenticate`), needed when the
+    /// caller's last sign-in is not recent (``nonce`` is the ID token's).
+    public var reauthenticationNonce: String?
 
     public init(
         provider: String,
@@ -32,7 +35,8 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
         fullName: WirePersonName? = nil,
         givenName: String? = nil,
         familyName: String? = nil,
-        data: [String: JSONValue]? = nil
+        data: [String: JSONValue]? = nil,
+        reauthenticationNonce: String? = nil
     ) {
         self.provider = provider
         self.idToken = idToken
@@ -45,6 +49,7 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
         self.givenName = givenName
         self.familyName = familyName
         self.data = data
+        self.reauthenticationNonce = reauthenticationNonce
     }
 
     enum CodingKeys: String, CodingKey {
@@ -56,5 +61,6 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
         case idToken = "id_token"
         case accessToken = "access_token"
         case linkIdentity = "link_identity"
+        case reauthenticationNonce = "reauthentication_nonce"
     }
 }
