@@ -75,6 +75,7 @@ extension InMemoryAuthBackend {
         case enrollFactor, challengeFactor, verifyFactor, unenrollFactor
         case passkeyRegistrationRequest, registerPasskey, passkeyAssertionRequest, signInWithPasskey
         case passkeys, renamePasskey, removePasskey
+        case reauthenticate
     }
 
     /// A code the backend "e-mailed".
@@ -83,7 +84,8 @@ extension InMemoryAuthBackend {
         public var email: String
         /// The six digits.
         public var code: String
-        /// What it verifies: `signup`, `email` (magic code), `recovery` or `email_change`.
+        /// What it verifies: `signup`, `email` (magic code), `recovery`, `email_change`, or
+        /// `reauthentication` (a code of ``InMemoryAuthBackend/reauthenticate(for:)``).
         public var type: VerificationType
         /// When it was sent.
         public var sentAt: Date
