@@ -242,7 +242,11 @@ public struct GoTrueBackend: AuthBackend {
 
     /// `POST /token?grant_type=id_token` with `link_identity: true` and the caller's bearer; the
     /// reauthentication code goes as `reauthentication_nonce` (`nonce` is the ID token's).
-    public func linkIdentity(_ credential: IDTokenCredential, nonce: String?, for session: Session) async throws -> Session {
+    public func linkIdentity(
+        _ credential: IDTokenCredential,
+        nonce: String?,
+        for session: Session
+    ) async throws -> Session {
         try await self.session(
             .post,
             "token",

@@ -13,7 +13,11 @@ extension InMemoryAuthBackend {
 
     /// Links the identity to the caller's user; a reauthentication code is `nonce` here (the
     /// server's `reauthentication_nonce`).
-    public func linkIdentity(_ credential: IDTokenCredential, nonce: String?, for session: Session) async throws -> Session {
+    public func linkIdentity(
+        _ credential: IDTokenCredential,
+        nonce: String?,
+        for session: Session
+    ) async throws -> Session {
         try await signIn(with: credential, linkingTo: session, nonce: nonce)
     }
 

@@ -60,7 +60,8 @@ extension InMemoryAuthBackend {
             code: .reauthenticationNeeded,
             message: "To \(purpose) you need a sign-in within the last 10 minutes or a reauthentication code: "
                 + "call GET /reauthenticate and send the mailed code as nonce.",
-            recoverySuggestion: "Confirm it is you: ask for a code by e-mail, then try again with it (or sign in again).",
+            recoverySuggestion:
+                "Confirm it is you: ask for a code by e-mail, then try again with it (or sign in again).",
             httpStatus: 400
         )
     }

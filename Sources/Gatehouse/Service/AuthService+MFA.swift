@@ -55,7 +55,9 @@ extension AuthService {
             let nonce = try Self.reauthenticationCode(nonce)
             let current = try await currentSessionForCall()
             let started = generation
-            try await explaining(.unenrolFactor) { try await backend.unenrollFactor(factorID, nonce: nonce, for: current) }
+            try await explaining(.unenrolFactor) {
+                try await backend.unenrollFactor(factorID, nonce: nonce, for: current)
+            }
             guard started == generation else { throw AuthError.sessionSuperseded() }
             // The session may have relied on it: its next tokens say so.
             _ = try? await refreshedSession()
