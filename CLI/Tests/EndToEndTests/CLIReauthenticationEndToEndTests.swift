@@ -70,7 +70,10 @@ struct CLIReauthenticationEndToEndTests {
         #expect(wrongCode.stderr.contains("The code is wrong or has expired."), "\(wrongCode.stderr)")
         #expect(!wrongCode.stderr.contains(code) && !wrongCode.stdout.contains(code), "the code is not echoed")
 
-        let missing = try await CLI.gatehouse(["delete-account", "--yes", "--nonce-stdin", "--server", url], config: laptop)
+        let missing = try await CLI.gatehouse(
+            ["delete-account", "--yes", "--nonce-stdin", "--server", url],
+            config: laptop
+        )
         #expect(missing.status == 2 && missing.stderr.contains("No reauthentication code"), "\(missing.stderr)")
         #expect(try await CLI.gatehouse(["status", "--server", url], config: laptop).status == 0, "not deleted")
 
