@@ -22,8 +22,9 @@ extension InMemoryAuthBackend {
         public var codeLifetime: TimeInterval
         /// Wrong attempts after which a code is dead.
         public var maximumCodeAttempts: Int
-        /// Seconds before a second magic code (refused, `over_email_send_rate_limit`) or reset code
-        /// (not sent, silently) can go to the same user: a server's `GATEHOUSE_SMTP_MAX_FREQUENCY`.
+        /// Seconds before a second magic or reauthentication code (refused,
+        /// `over_email_send_rate_limit`) or reset code (not sent, silently) can go to the same
+        /// user: a server's `GATEHOUSE_SMTP_MAX_FREQUENCY`.
         public var minimumCodeInterval: TimeInterval
         /// The shortest password accepted.
         public var minimumPasswordLength: Int

@@ -294,13 +294,19 @@ struct ReauthenticationTests {
 
     // MARK: - Signing out other devices
 
-    @Test func signingOutOthersLateIsRefusedAndReportedAndWorksWithTheCode() async throws {
+    /// Ada signed in here and on another device, 11 minutes ago.
+    static func twoDevicesSignedInLongAgo() async throws -> (Fixture, userID: String) {
         let fixture = Fixture()
-        let auth = fixture.service
-        try await auth.signUp(email: Self.email, password: password)
-        let userID = try #require(auth.currentUser?.id)
-        _ = try await fixture.backend.signIn(email: Self.email, password: password)
+        try await fixture.service.signUp(email: email, password: password)
+        let userID = try #require(fixture.service.currentUser?.id)
+        _ = try await fixture.backend.signIn(email: email, password: password)
         fixture.clock.advance(by: 660)
+        return (fixture, userID)
+    }
+
+    @Test func signingOutOthersLateIsRefusedAndReportedAndWorksWithTheCode() async throws {
+        let (fixture, userID) = try await Self.twoDevicesSignedInLongAgo()
+        let auth = fixture.service
 
         await auth.signOut(scope: .others)
         #expect(auth.operationStatus == .error)
@@ -320,12 +326,8 @@ struct ReauthenticationTests {
     }
 
     @Test func aLateGlobalSignOutSignsOutHereAndSaysTheOthersStay() async throws {
-        let fixture = Fixture()
+        let (fixture, userID) = try await Self.twoDevicesSignedInLongAgo()
         let auth = fixture.service
-        try await auth.signUp(email: Self.email, password: password)
-        let userID = try #require(auth.currentUser?.id)
-        _ = try await fixture.backend.signIn(email: Self.email, password: password)
-        fixture.clock.advance(by: 660)
 
         await auth.signOut(scope: .global)
         #expect(auth.state == .unauthenticated)
