@@ -292,6 +292,29 @@ struct ReauthenticationTests {
         #expect(refused?.code == .validationFailed)
     }
 
+    @Test func anAccountWithoutAnAddressIsToldToSignInAgainWithoutAPrompt() async throws {
+        let fixture = Fixture()
+        let auth = fixture.service
+        try await auth.signInAnonymously()
+        let request = try await auth.passkeys.registrationRequest()
+        let passkey = try await auth.passkeys.register(
+            try SoftwarePasskeyAuthenticator().register(request),
+            for: request
+        )
+        fixture.clock.advance(by: 660)
+        let refused = await #expect(throws: AuthError.self) {
+            try await auth.withReauthentication(.renamePasskey) { _ in
+                Issue.record("no code can be mailed: nothing to ask for")
+                return nil
+            } perform: { nonce in
+                _ = try await auth.passkeys.rename(passkey.id, to: "Laptop", nonce: nonce)
+            }
+        }
+        #expect(refused?.code == .reauthenticationNeeded)
+        #expect(refused?.message == "To rename a passkey, confirm it is you: sign in again.")
+        #expect(auth.authSession.error == refused)
+    }
+
     // MARK: - Signing out other devices
 
     /// Ada signed in here and on another device, 11 minutes ago.

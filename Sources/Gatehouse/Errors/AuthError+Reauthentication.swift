@@ -3,11 +3,20 @@ extension AuthError {
     /// code ``AuthService/reauthenticate()`` e-mails (``ErrorCode/reauthenticationNeeded``,
     /// `Recovery.reauthenticate`).
     ///
-    /// - Parameter email: Where the code goes (the account's confirmed address), if known.
+    /// - Parameter email: Where the code goes (the account's confirmed address); `nil` when the
+    ///   account has none, so that only a new sign-in proves it.
     public static func reauthenticationNeeded(for action: SensitiveAction, email: String?) -> AuthError {
-        AuthError(
+        guard let email, !email.isEmpty else {
+            return AuthError(
+                code: .reauthenticationNeeded,
+                message: "To \(action.purpose), confirm it is you: sign in again.",
+                recoverySuggestion: "Sign in again, then try within 10 minutes.",
+                httpStatus: 400
+            )
+        }
+        return AuthError(
             code: .reauthenticationNeeded,
-            message: "To \(action.purpose), confirm it is you with a code we e-mail to \(Self.address(email)).",
+            message: "To \(action.purpose), confirm it is you with a code we e-mail to \(email).",
             recoverySuggestion: "Ask for the code, enter it and try again; or sign in again and try within 10 minutes.",
             httpStatus: 400
         )

@@ -39,8 +39,10 @@ extension AuthService {
     ///
     /// A wrong code is asked for again (up to three times; the server takes five before the code
     /// dies). When the server refuses to send another code so soon, the one sent a moment ago
-    /// still works and is asked for (``ReauthenticationPrompt/codeWasSent`` is `false`). Every
-    /// other error, ``ErrorCode/insufficientAAL`` included, is thrown as the action threw it.
+    /// still works and is asked for (``ReauthenticationPrompt/codeWasSent`` is `false`). An
+    /// account with no confirmed address gets ``ErrorCode/reauthenticationNeeded`` saying to sign
+    /// in again, without a prompt. Every other error, ``ErrorCode/insufficientAAL`` included, is
+    /// thrown as the action threw it.
     ///
     /// ```swift
     /// try await auth.withReauthentication(.deleteAccount) { prompt in
@@ -62,10 +64,11 @@ extension AuthService {
         asking askForCode: @MainActor (ReauthenticationPrompt) async throws -> String?,
         perform: @MainActor (_ nonce: String?) async throws -> Result
     ) async throws -> Result {
+        let needed: AuthError
         do {
             return try await perform(nil)
         } catch let error as AuthError where error.code == .reauthenticationNeeded {
-            // Asked for below.
+            needed = error
         }
         var codeWasSent = true
         do {
@@ -73,6 +76,13 @@ extension AuthService {
         } catch let error as AuthError where error.code == .overEmailSendRateLimit {
             // The server keeps the code it sent a moment ago valid.
             codeWasSent = false
+        } catch let error as AuthError where error.code == .emailNotConfirmed {
+            // No address to mail a code to (a passkey-only account): only a new sign-in proves it.
+            var signInAgain = AuthError.reauthenticationNeeded(for: action, email: nil)
+            signInAgain.httpStatus = needed.httpStatus
+            signInAgain.underlying = error.message
+            operationError = signInAgain
+            throw signInAgain
         }
         var previousError: AuthError?
         for attempt in 1...Self.reauthenticationAttempts {
