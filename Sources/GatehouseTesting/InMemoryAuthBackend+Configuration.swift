@@ -22,8 +22,9 @@ extension InMemoryAuthBackend {
         public var codeLifetime: TimeInterval
         /// Wrong attempts after which a code is dead.
         public var maximumCodeAttempts: Int
-        /// Seconds before a second magic code (refused, `over_email_send_rate_limit`) or reset code
-        /// (not sent, silently) can go to the same user: a server's `GATEHOUSE_SMTP_MAX_FREQUENCY`.
+        /// Seconds before a second magic or reauthentication code (refused,
+        /// `over_email_send_rate_limit`) or reset code (not sent, silently) can go to the same
+        /// user: a server's `GATEHOUSE_SMTP_MAX_FREQUENCY`.
         public var minimumCodeInterval: TimeInterval
         /// The shortest password accepted.
         public var minimumPasswordLength: Int
@@ -120,6 +121,8 @@ extension InMemoryAuthBackend {
         case renamePasskey
         /// The removal of a passkey.
         case removePasskey
+        /// A request for a reauthentication code.
+        case reauthenticate
     }
 
     /// A code the backend "e-mailed".
@@ -128,7 +131,8 @@ extension InMemoryAuthBackend {
         public var email: String
         /// The six digits.
         public var code: String
-        /// What it verifies: `signup`, `email` (magic code), `recovery` or `email_change`.
+        /// What it verifies: `signup`, `email` (magic code), `recovery`, `email_change`, or
+        /// `reauthentication` (a code of ``InMemoryAuthBackend/reauthenticate(for:)``).
         public var type: VerificationType
         /// When it was sent.
         public var sentAt: Date

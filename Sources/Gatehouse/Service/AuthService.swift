@@ -26,7 +26,7 @@ public import Observation
 ///   verifies it with the backend afterwards.
 /// - Only definitive server answers (``AuthError/endsSession``) sign a user out; a network
 ///   failure or a locked store never does.
-/// - ``signOut(scope:)`` never fails: it deletes the stored session first, publishes the
+/// - ``signOut(scope:nonce:)`` never fails: it deletes the stored session first, publishes the
 ///   signed-out state, and only then tells the backend, best-effort. App data is not touched.
 /// - Token refresh is single-flight, and a result that arrives after sign-out or after another
 ///   user signed in is dropped.

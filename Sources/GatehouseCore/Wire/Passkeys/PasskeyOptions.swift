@@ -62,13 +62,18 @@ public struct PasskeyVerifyRequest: Codable, Sendable, Equatable {
 public struct PasskeyRenameRequest: Codable, Sendable, Equatable {
     /// The passkey's new name.
     public var friendlyName: String?
+    /// A reauthentication code (`GET /reauthenticate`), needed when the last sign-in is not recent.
+    public var nonce: String?
 
-    /// Creates the body that renames a passkey to `friendlyName`.
-    public init(friendlyName: String) {
+    /// Creates the body that renames a passkey to `friendlyName`, with a reauthentication
+    /// `nonce` when the last sign-in is not recent.
+    public init(friendlyName: String, nonce: String? = nil) {
         self.friendlyName = friendlyName
+        self.nonce = nonce
     }
 
     enum CodingKeys: String, CodingKey {
+        case nonce
         case friendlyName = "friendly_name"
     }
 }

@@ -6,16 +6,20 @@ public struct EnrollFactorRequest: Codable, Sendable, Equatable {
     public var friendlyName: String?
     /// The name authenticator apps show above the code; the site's host when absent.
     public var issuer: String?
+    /// A reauthentication code (`GET /reauthenticate`), needed when the last sign-in is not recent.
+    public var nonce: String?
 
-    /// Creates the body that enrols an authenticator app.
-    public init(factorType: String = "totp", friendlyName: String? = nil, issuer: String? = nil) {
+    /// Creates the body that enrols an authenticator app, with a reauthentication `nonce` when
+    /// the last sign-in is not recent.
+    public init(factorType: String = "totp", friendlyName: String? = nil, issuer: String? = nil, nonce: String? = nil) {
         self.factorType = factorType
         self.friendlyName = friendlyName
         self.issuer = issuer
+        self.nonce = nonce
     }
 
     enum CodingKeys: String, CodingKey {
-        case issuer
+        case issuer, nonce
         case factorType = "factor_type"
         case friendlyName = "friendly_name"
     }

@@ -22,6 +22,9 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
     public var familyName: String?
     /// Supabase-style user data; `full_name`, `given_name` and `family_name` are read from it.
     public var data: [String: JSONValue]?
+    /// With ``linkIdentity``: a reauthentication code (`GET /reauthenticate`), needed when the
+    /// caller's last sign-in is not recent (``nonce`` is the ID token's).
+    public var reauthenticationNonce: String?
 
     /// Creates the body of an ID-token sign-in or link.
     public init(
@@ -35,7 +38,8 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
         fullName: WirePersonName? = nil,
         givenName: String? = nil,
         familyName: String? = nil,
-        data: [String: JSONValue]? = nil
+        data: [String: JSONValue]? = nil,
+        reauthenticationNonce: String? = nil
     ) {
         self.provider = provider
         self.idToken = idToken
@@ -48,6 +52,7 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
         self.givenName = givenName
         self.familyName = familyName
         self.data = data
+        self.reauthenticationNonce = reauthenticationNonce
     }
 
     enum CodingKeys: String, CodingKey {
@@ -59,5 +64,6 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
         case idToken = "id_token"
         case accessToken = "access_token"
         case linkIdentity = "link_identity"
+        case reauthenticationNonce = "reauthentication_nonce"
     }
 }

@@ -26,4 +26,7 @@ public struct VerificationType: RawRepresentable, Hashable, Sendable, Codable, E
     public static let emailChange: VerificationType = "email_change"
     /// A code sent by `POST /otp` (sign-in or sign-up by e-mail code).
     public static let email: VerificationType = "email"
+    /// A code sent by `GET /reauthenticate`: a sensitive action takes it as `nonce`; it is never
+    /// verified at `/verify`.
+    public static let reauthentication: VerificationType = "reauthentication"
 }
