@@ -49,7 +49,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "gatehouse-sdk-benchmark",
-            dependencies: ["Gatehouse", "GatehouseTesting"],
+            dependencies: ["Gatehouse", "GatehouseGoTrue", "GatehouseTesting"],
             path: "Benchmarks/SDKBenchmark"
         ),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"]),

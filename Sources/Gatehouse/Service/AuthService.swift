@@ -74,8 +74,8 @@ public final class AuthService {
     @ObservationIgnored var refreshFlight: RefreshFlight?
     @ObservationIgnored var nextFlightID = 0
     @ObservationIgnored var verification: Task<Void, Never>?
-    /// The store read in progress, joined by concurrent restores.
-    @ObservationIgnored var restoreTask: Task<Void, Never>?
+    /// While a restore reads the store: the restores waiting to join it (`nil` when none runs).
+    @ObservationIgnored var restoreWaiters: [CheckedContinuation<Void, Never>]?
     /// Whether this process has read the store (or written or cleared it after reading): only
     /// then may a sign-in replace what it holds.
     @ObservationIgnored var storeHasBeenRead = false
