@@ -20,7 +20,7 @@ extension InMemoryAuthBackend {
     }
 
     /// The newest code e-mailed to an address, optionally of one type: a reauthentication code
-    /// of ``reauthenticate(for:)`` is ``VerificationType/reauthentication``.
+    /// of ``reauthenticate(for:)`` is `VerificationType.reauthentication`.
     public func lastCode(for email: String, type: VerificationType? = nil) -> String? {
         sent.last(where: { $0.email == email.lowercased() && (type == nil || $0.type == type) })?.code
     }

@@ -13,7 +13,7 @@ extension InMemoryAuthBackend {
     static let recentAuthentication: TimeInterval = 600
 
     /// E-mails the user a reauthentication code to its confirmed address (read it in tests with
-    /// ``lastCode(for:type:)`` and type ``VerificationType/reauthentication``), replacing the one
+    /// ``lastCode(for:type:)`` and type `VerificationType.reauthentication`), replacing the one
     /// before; a second request within `minimumCodeInterval` is refused
     /// (`over_email_send_rate_limit`, and the code sent before stays valid), as on the server.
     public func reauthenticate(for session: Session) async throws {

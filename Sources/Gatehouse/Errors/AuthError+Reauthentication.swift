@@ -3,8 +3,10 @@ extension AuthError {
     /// code ``AuthService/reauthenticate()`` e-mails (``ErrorCode/reauthenticationNeeded``,
     /// `Recovery.reauthenticate`).
     ///
-    /// - Parameter email: Where the code goes (the account's confirmed address); `nil` when the
-    ///   account has none, so that only a new sign-in proves it.
+    /// - Parameters:
+    ///   - action: The sensitive action the server refused.
+    ///   - email: Where the code goes (the account's confirmed address); `nil` when the
+    ///     account has none, so that only a new sign-in proves it.
     public static func reauthenticationNeeded(for action: SensitiveAction, email: String?) -> AuthError {
         guard let email, !email.isEmpty else {
             return AuthError(

@@ -13,7 +13,7 @@ extension AuthError {
         case waitAndRetry
         /// The server wants proof of a recent sign-in: ask for the e-mailed code
         /// (``AuthService/reauthenticate()``), then try again with it as `nonce`
-        /// (``AuthService/withReauthentication(_:asking:)`` does both).
+        /// (``AuthService/withReauthentication(_:asking:perform:)`` does both).
         case reauthenticate
         /// The account has an authenticator app and this session has not verified one of its
         /// codes: verify one (``MultiFactorAuth/challengeAndVerify(factorID:code:)``), then try again.

@@ -52,7 +52,9 @@ public struct MultiFactorAuth {
     /// sign-in the server asks for a reauthentication code (``ErrorCode/reauthenticationNeeded``),
     /// and a user with a verified factor needs an AAL2 session (``ErrorCode/insufficientAAL``).
     ///
-    /// - Parameter nonce: The code ``AuthService/reauthenticate()`` e-mailed, when the server asks for one.
+    /// - Parameters:
+    ///   - factorID: The factor to remove.
+    ///   - nonce: The code ``AuthService/reauthenticate()`` e-mailed, when the server asks for one.
     public func unenroll(factorID: String, nonce: String? = nil) async throws {
         try await service.unenrollFactor(factorID, nonce: nonce)
     }

@@ -91,8 +91,11 @@ public struct AuthPasskeys {
 
     /// Renames one of the signed-in user's passkeys.
     ///
-    /// - Parameter nonce: The code ``AuthService/reauthenticate()`` e-mailed, when the server asks
-    ///   for one (``ErrorCode/reauthenticationNeeded``: the last sign-in is not recent).
+    /// - Parameters:
+    ///   - id: The passkey to rename.
+    ///   - name: Its new name.
+    ///   - nonce: The code ``AuthService/reauthenticate()`` e-mailed, when the server asks
+    ///     for one (``ErrorCode/reauthenticationNeeded``: the last sign-in is not recent).
     @discardableResult
     public func rename(_ id: UUID, to name: String, nonce: String? = nil) async throws -> Passkey {
         try await service.operation {
@@ -118,8 +121,10 @@ public struct AuthPasskeys {
     /// Removes one of the signed-in user's passkeys; the account's last way to sign in is refused
     /// (``ErrorCode/singleIdentityNotDeletable``).
     ///
-    /// - Parameter nonce: The code ``AuthService/reauthenticate()`` e-mailed, when the server asks
-    ///   for one (``ErrorCode/reauthenticationNeeded``: the last sign-in is not recent).
+    /// - Parameters:
+    ///   - id: The passkey to remove.
+    ///   - nonce: The code ``AuthService/reauthenticate()`` e-mailed, when the server asks
+    ///     for one (``ErrorCode/reauthenticationNeeded``: the last sign-in is not recent).
     public func remove(_ id: UUID, nonce: String? = nil) async throws {
         try await service.operation {
             let nonce = try AuthService.reauthenticationCode(nonce)
