@@ -129,7 +129,7 @@ struct AccountTakeoverTests {
             _ = try await client.waitForMail(to: Self.victim, count: before + 1)
             #expect(try await client.get("/user", bearer: stolen).string("email") == Self.victim)
             _ = try await client.post("/recover", #"{"email":"thief@example.com"}"#)
-            try await Task.sleep(for: .milliseconds(300))
+            try await client.waitForOutbox()
             #expect(await client.mailCount(to: "thief@example.com") == 1)
             #expect(try await client.signIn(Self.victim, Self.victimPassword).status == .ok)
         }

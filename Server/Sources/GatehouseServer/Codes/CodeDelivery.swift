@@ -4,9 +4,10 @@ import HTTPTypes
 
 /// Issues a one-time code, stores it and mails it: the one way a code reaches a person.
 ///
-/// Issuing happens inside the caller's transaction and returns the mail; the caller hands the
-/// mail to ``send(_:)`` once the transaction has committed (a transaction body may run twice,
-/// and a code must never arrive for a change that rolled back).
+/// Issuing happens inside the caller's transaction, and so does queueing its mail in the
+/// outbox (``MailOutbox``): the mail exists exactly when the code committed. Once the
+/// transaction has committed, the caller passes the mail to ``send(_:)``, which wakes the
+/// sender (a transaction body may run twice; waking twice is harmless, counting is not).
 ///
 /// ```swift
 /// let mail = try await storage.transaction { tx in
@@ -105,7 +106,16 @@ struct CodeDelivery: Sendable {
             }
         }
         let issued = try await issueUnmailed(purpose, for: userID, to: email, in: tx, now: now)
-        return template.mail(to: email, purpose: purpose, code: issued.code, link: issued.linkToken)
+        let mail = template.mail(to: email, purpose: purpose, code: issued.code, link: issued.linkToken)
+        let code = MailedCode(userID: userID, purpose: purpose, linkHash: issued.record.linkHash)
+        try await outbox.enqueue(mail, code: code, in: tx, now: now)
+        return mail
+    }
+
+    /// Queues a notice (``AccountNotice``) in `tx`; pass it to ``send(_:)`` after the commit.
+    func notify(_ notice: Mail, in tx: any StorageTransaction, now: Date) async throws -> Mail {
+        try await outbox.enqueue(notice, in: tx, now: now)
+        return notice
     }
 
     /// Issues and stores a code without composing mail, for an admin who delivers it
@@ -122,19 +132,21 @@ struct CodeDelivery: Sendable {
         return issued
     }
 
-    /// Sends the mail of a committed issue; `nil` sends nothing. Off the request path, the
-    /// mail is first charged to its recipient's hourly budget and then to the server's; a mail
+    /// Wakes the outbox's sender for the mail of a committed issue or notice; `nil` (held back
+    /// by ``Spacing/skip``) does nothing. The sender charges each mail to its recipient's hourly
+    /// budget and then to the server's (``chargeBudgets(_:)``) before its first attempt; a mail
     /// over either is not sent (and logged without its address).
     func send(_ mail: Mail?) {
         guard let mail else { return }
         if let purpose = CodePurpose.allCases.first(where: { CodeMailTemplate.subject(for: $0) == mail.subject }) {
             AuthMetrics.codeSent(purpose)
         }
-        let (limiter, now) = (limiter, now)
-        let (recipientBudget, serverBudget) = (recipientBudget, serverBudget)
-        outbox.sendLater(mail) {
-            try await limiter.hit(.emailRecipient, key: mail.to, limit: recipientBudget, window: 3600, now: now())
-            try await limiter.hit(.emailSent, key: "server", limit: serverBudget, window: 3600, now: now())
-        }
+        outbox.wake()
+    }
+
+    /// Charges `mail` to its recipient's hourly budget and to the server's; throws when over.
+    func chargeBudgets(_ mail: Mail) async throws {
+        try await limiter.hit(.emailRecipient, key: mail.to, limit: recipientBudget, window: 3600, now: now())
+        try await limiter.hit(.emailSent, key: "server", limit: serverBudget, window: 3600, now: now())
     }
 }

@@ -100,6 +100,30 @@ final class ChildProcess: @unchecked Sendable {
         status.withLock { $0 = raw }
     }
 
+    /// Whether the child has exited, without waiting (its status is then kept).
+    func hasExited() -> Bool {
+        guard processIdentifier != 0 else { return false }
+        if status.withLock({ $0 }) != nil { return true }
+        var raw: Int32 = 0
+        guard waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier else { return false }
+        status.withLock { $0 = raw }
+        return true
+    }
+
+    /// Waits up to `timeout` for the child to exit; past it, kills it (SIGKILL) and waits for
+    /// that. Returns whether it exited by itself.
+    @discardableResult
+    func waitUntilExit(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if hasExited() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        kill(processIdentifier, SIGKILL)
+        await Blocking.waitUntilExit(self)
+        return false
+    }
+
     /// Adds "close every descriptor from `lowest` up" to `actions` (glibc 2.34 and later; looked
     /// up at run time, since Swift's Glibc module does not declare it).
     private static func closeFrom(_ lowest: Int32, in actions: inout posix_spawn_file_actions_t) throws {

@@ -34,6 +34,9 @@ enum TestDatabase {
         settings.poolSize = 8
         // Hundreds of harness databases live at once: open connections on demand.
         settings.keepsConnectionsOpen = false
+        // The whole suite shares two cores: sixty racing transactions on one pool of eight may
+        // wait for a connection far longer than a server would (10 s) on a machine of its own.
+        settings.connectionWait = .seconds(60)
         return .postgres(settings)
     }
 

@@ -82,7 +82,8 @@ struct EmailChange: Sendable {
             user.appMetadata["providers"] = .array(providers)
         }
         try await tx.deleteSessions(userID: user.id, except: nil)
-        return .completed(notice: old.flatMap { $0 == newEmail ? nil : AccountNotice.emailChanged(from: $0) })
+        guard let old, old != newEmail else { return .completed(notice: nil) }
+        return .completed(notice: try await delivery.notify(AccountNotice.emailChanged(from: old), in: tx, now: now))
     }
 
     /// 422 `email_exists`.

@@ -42,7 +42,7 @@ struct UserUpdate: Sendable {
                 user.passwordHash = hash
                 try await tx.deleteSessions(userID: user.id, except: caller.session.id)
                 if let email = user.email, user.emailConfirmedAt != nil {
-                    mails.append(AccountNotice.passwordChanged(to: email))
+                    mails.append(try await delivery.notify(AccountNotice.passwordChanged(to: email), in: tx, now: now))
                 }
             }
             if let data = body.data { user.userMetadata.merge(data) { _, new in new } }

@@ -12,9 +12,10 @@ final class SMTPListener: Sendable {
     /// A PEM file with the listener's certificate, for clients to trust.
     let certificateFile: String
 
-    private let channel: any Channel
+    private let channel: Mutex<(any Channel)?>
     private let inbox = Inbox()
     private let directory: URL
+    private let bind: @Sendable (Int) async throws -> any Channel
 
     /// Runs `body` with a fresh listener and always closes it afterwards.
     static func with<Result>(
@@ -44,19 +45,38 @@ final class SMTPListener: Sendable {
         let context = tls ? try Self.tlsContext() : nil
         let inbox = self.inbox
         let credentials = auth
-        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { child in
-                child.eventLoop.makeCompletedFuture {
-                    let handler = SMTPListenerHandler(tls: context, credentials: credentials, inject: inject) { mail in
-                        inbox.append(mail)
+        bind = { port in
+            try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { child in
+                    child.eventLoop.makeCompletedFuture {
+                        let handler = SMTPListenerHandler(tls: context, credentials: credentials, inject: inject) { mail in
+                            inbox.append(mail)
+                        }
+                        try child.pipeline.syncOperations.addHandler(handler)
                     }
-                    try child.pipeline.syncOperations.addHandler(handler)
                 }
-            }
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
+                .bind(host: "127.0.0.1", port: port)
+                .get()
+        }
+        let channel = try await bind(0)
         port = channel.localAddress?.port ?? 0
+        self.channel = Mutex(channel)
+    }
+
+    /// Stops listening: connections are refused (SMTP down) until ``comeBack()``.
+    func goDown() async throws {
+        let channel = self.channel.withLock { channel in
+            defer { channel = nil }
+            return channel
+        }
+        try await channel?.close()
+    }
+
+    /// Listens again on the same port.
+    func comeBack() async throws {
+        let channel = try await bind(port)
+        self.channel.withLock { $0 = channel }
     }
 
     private static func tlsContext() throws -> NIOSSLContext {
@@ -85,7 +105,7 @@ final class SMTPListener: Sendable {
     }
 
     private func close() async throws {
-        try await channel.close()
+        try await goDown()
         try? FileManager.default.removeItem(at: directory)
     }
 }
