@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import Logging
 import ServiceLifecycle
 
@@ -137,10 +138,17 @@ struct MailSender: Service {
         if row.attempts == 1 {
             do {
                 try await admit(mail)
-            } catch {
+            } catch let refusal as APIError {
                 AuthMetrics.mail(.overBudget)
-                logger.warning("Mail not sent: over budget", metadata: ["mail.subject": .string(mail.subject)])
+                logger.warning(
+                    "Mail not sent: over budget",
+                    metadata: ["mail.subject": .string(mail.subject), "mail.refusal": .string(refusal.code.rawValue)]
+                )
                 return await settle(row, .drop)
+            } catch {
+                // The budget could not be read (the database away): not a refusal, and not an
+                // attempt; the budget is asked again later.
+                return await settle(row, .handBack(at: now().addingTimeInterval(settings.firstRetryDelay)))
             }
         }
         let started = ContinuousClock.now
@@ -151,7 +159,7 @@ struct MailSender: Service {
             return await settle(row, .delete)
         }
         if failure is CancellationError {
-            return await settle(row, .handBack)
+            return await settle(row, .handBack(at: now()))
         }
         let why = (failure as? SMTPError)?.summary ?? String(describing: type(of: failure))
         if (failure as? any MailDeliveryError)?.isPermanent == true {
@@ -199,15 +207,16 @@ struct MailSender: Service {
         case givenUp(audit: String, why: String)
         /// A temporary failure: due again at `at`.
         case retry(at: Date, why: String)
-        /// Cancelled before an answer: due again now, the attempt not counted.
-        case handBack
+        /// Not attempted after all (cancelled before an answer, the budget unreadable): due
+        /// again at `at`, the attempt not counted.
+        case handBack(at: Date)
     }
 
     /// Writes how `row` ended. Runs even when the sender is being cancelled (the end of the
     /// drain), so that a sent mail's row goes and a cancelled one is handed back: in an
     /// unstructured task, awaited at once, because a PostgreSQL lease refuses a cancelled task.
     private func settle(_ row: OutboxMailRecord, _ settlement: Settlement) async -> Outcome {
-        let (storage, audit, now, logger) = (storage, audit, now, logger)
+        let (storage, audit, logger) = (storage, audit, logger)
         let write = Task {
             try await storage.transaction { tx in
                 switch settlement {
@@ -224,8 +233,8 @@ struct MailSender: Service {
                     )
                 case .retry(let next, let why):
                     try await tx.rescheduleMail(id: row.id, at: next, error: why)
-                case .handBack:
-                    try await tx.rescheduleMail(id: row.id, at: now(), error: nil)
+                case .handBack(let next):
+                    try await tx.rescheduleMail(id: row.id, at: next, error: nil)
                 }
             }
         }

@@ -124,6 +124,57 @@ final class ChildProcess: @unchecked Sendable {
         return false
     }
 
+    /// Blocks until the child exits, for at most `timeout` (then kills it): for the synchronous
+    /// callers (a test trait's condition). Returns whether it exited by itself.
+    @discardableResult
+    func waitUntilExitBlocking(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if hasExited() { return true }
+            usleep(10_000)
+        }
+        kill(processIdentifier, SIGKILL)
+        waitUntilExit()
+        return false
+    }
+
+    /// What a child run to its end printed, and how it exited.
+    struct Finished {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// A child that did not end within its time (it was killed).
+    struct TimedOut: Error, CustomStringConvertible {
+        let command: String
+        let output: String
+        var description: String { "\(command) did not end in time and was killed; it printed: \(output)" }
+    }
+
+    /// Starts the child with its output and errors piped, reads both to their end off the
+    /// cooperative pool, and waits for it for at most `timeout`: past it the child is killed and
+    /// ``TimedOut`` thrown.
+    func runToEnd(timeout: Duration = .seconds(120)) async throws -> Finished {
+        let output = Pipe()
+        let errors = Pipe()
+        standardOutput = .pipe(output)
+        standardError = .pipe(errors)
+        try run()
+        async let out = Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
+        async let err = Blocking.run { errors.fileHandleForReading.readDataToEndOfFile() }
+        let exited = await waitUntilExit(timeout: timeout)
+        let finished = Finished(
+            status: exited ? terminationStatus : -1,
+            output: String(decoding: await out, as: UTF8.self),
+            errors: String(decoding: await err, as: UTF8.self)
+        )
+        guard exited else {
+            throw TimedOut(command: ([executableURL?.path ?? ""] + arguments).joined(separator: " "), output: finished.output)
+        }
+        return finished
+    }
+
     /// Adds "close every descriptor from `lowest` up" to `actions` (glibc 2.34 and later; looked
     /// up at run time, since Swift's Glibc module does not declare it).
     private static func closeFrom(_ lowest: Int32, in actions: inout posix_spawn_file_actions_t) throws {
