@@ -17,6 +17,11 @@ enum SoakBench {
         var seconds: Int
         var sample: Int
         var users: Int
+        /// The offered load, requests per second for all users together; 0: as fast as the
+        /// server answers. A fixed load keeps the rows that live for the audit retention at one
+        /// level, so the database's size can settle; an unpaced run's size follows the machine's
+        /// speed, which other work on shared cores changes.
+        var rate = 0
     }
 
     static let retentionDays = "0.002"  // 172.8 s
@@ -65,7 +70,8 @@ enum SoakBench {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(options.seconds)
         print(
-            "\(database.name): soak for \(options.seconds) s, \(options.users) virtual users, sweep every 10 s,"
+            "\(database.name): soak for \(options.seconds) s, \(options.users) virtual users"
+                + (options.rate > 0 ? " offering \(options.rate) requests/s" : "") + ", sweep every 10 s,"
                 + " audit retention \(retentionDays) days (\(loadAverage()))"
         )
         print("  second | RSS MiB | database MiB | requests | failed")
@@ -73,9 +79,17 @@ enum SoakBench {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<options.users {
                 group.addTask {
+                    // Each user starts a cycle (eleven requests) every `period` when paced.
+                    let period: Duration? =
+                        options.rate > 0 ? .nanoseconds(Int64(11 * options.users) * 1_000_000_000 / Int64(options.rate)) : nil
                     try await HTTPConnection.with(port: port) { connection in
+                        var next = clock.now
                         while clock.now < deadline {
                             try await cycle(connection, counter: counter)
+                            if let period {
+                                next = next.advanced(by: period)
+                                if next > clock.now { try await Task.sleep(until: next, clock: clock) }
+                            }
                         }
                     }
                 }

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import Logging
+import NIOCore
+import NIOPosix
 import Synchronization
 import Testing
 
@@ -89,6 +91,67 @@ struct MailOutageTests {
         }
     }
 
+    /// A graceful shutdown gives the sender its drain time (10 s in production, one second
+    /// here) and no more, even while a relay holds a delivery without answering (its reply
+    /// timeout is 120 s here); the mail under way is handed back, still queued, and the next
+    /// start delivers it.
+    @Test func aShutdownDrainsMailForItsStatedTimeAndLeavesTheRestQueued() async throws {
+        // A relay that accepts and never answers; it tells the test of each connection.
+        let (connections, connected) = AsyncStream.makeStream(of: Void.self)
+        let silent = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { child in
+                connected.yield()
+                return child.eventLoop.makeSucceededVoidFuture()
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        let harness = try await Harness.make {
+            $0.smtp = SMTPSettings(
+                host: "127.0.0.1",
+                port: silent.localAddress?.port ?? 0,
+                sender: "auth@gatehouse.test",
+                security: .none,
+                replyTimeout: .seconds(120)
+            )
+            $0.mailDelivery.drainTimeout = .seconds(1)
+        }
+        defer { harness.removeFiles() }
+        try await harness.server.storage.close()
+        var logger = Logger(label: "drain")
+        logger.logLevel = .critical
+        let first = try await buildServer(configuration: harness.configuration, now: harness.clock.now, logger: logger)
+        let clock = ContinuousClock()
+        let stopping = Mutex(clock.now)
+        try await LiveServer.run(first.application) { raw in
+            let client = Client(client: raw, mailer: CapturingMailer(), server: first)
+            #expect(try await client.post("/otp", #"{"email":"ada@example.com"}"#).status == .ok)
+            // The sender has reached the relay and waits on it.
+            _ = try await Deadline.run(.seconds(30)) {
+                for await _ in connections { return true }
+                return false
+            }
+            stopping.withLock { $0 = clock.now }
+        }
+        let shutdown = clock.now - stopping.withLock { $0 }
+        // (Generous: the whole suite shares two cores; the relay would hold it 120 s.)
+        #expect(shutdown < .seconds(60), "the shutdown waited \(shutdown), not the relay's 120 s")
+        #expect(try await first.mailOutboxDepth().count == 1, "the mail stays queued")
+        try await first.storage.close()
+        try await silent.close()
+
+        // The next start, with a relay that answers, delivers it once.
+        try await SMTPListener.with(tls: false) { listener in
+            var configuration = harness.configuration
+            configuration.smtp?.port = listener.port
+            let second = try await buildServer(configuration: configuration, now: harness.clock.now, logger: logger)
+            try await LiveServer.run(second.application) { _ in
+                try await Outbox.waitUntilDelivered(second)
+            }
+            try await second.storage.close()
+            #expect(listener.messages().map(\.to) == [["ada@example.com"]])
+        }
+    }
+
     /// A server process killed (SIGKILL) while its mail waits for a relay that is down: the
     /// mail is a committed row, and the next start delivers it.
     @Test func aKilledServerDeliversItsQueuedMailAfterTheRestart() async throws {
@@ -115,7 +178,7 @@ struct MailOutageTests {
                 json: #"{"email":"ada@example.com"}"#
             )
             #expect(asked.status == 200)
-            try await first.waitForLog("Mail delivery failed; will retry")
+            try await first.waitForLog("Mail delivery failed; will retry")  // the relay's 421
             await first.kill9()
 
             try await listener.comeBack()

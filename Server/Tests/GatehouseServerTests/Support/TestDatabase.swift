@@ -8,7 +8,8 @@ import PostgresNIO
 /// Which database the suite runs on. The whole server suite is one set of tests run twice by
 /// `scripts/test`: on SQLite (the default) and on PostgreSQL when `GATEHOUSE_TEST_POSTGRES_URL`
 /// names a server (`scripts/postgres start` makes a private one). Every harness gets its own
-/// database: a SQLite file in its folder, or a PostgreSQL database named after the folder.
+/// database: a SQLite file in its folder, or a PostgreSQL database named after the folder, each
+/// a copy of a migrated template.
 enum TestDatabase {
     static let postgresURL = ProcessInfo.processInfo.environment["GATEHOUSE_TEST_POSTGRES_URL"]
 
@@ -18,11 +19,15 @@ enum TestDatabase {
     /// database, so a restart finds its data.
     static func database(for directory: URL) async throws -> ServerConfiguration.Database {
         guard let postgresURL else {
-            return .sqliteFile(directory.appendingPathComponent("gatehouse.sqlite").path)
+            let path = directory.appendingPathComponent("gatehouse.sqlite").path
+            if !FileManager.default.fileExists(atPath: path) {
+                try FileManager.default.copyItem(atPath: try await SQLiteTemplate.shared.path(), toPath: path)
+            }
+            return .sqliteFile(path)
         }
         let admin = try PostgresSettings(url: postgresURL)
         let name = "gh_" + directory.lastPathComponent.lowercased().filter { $0.isLetter || $0.isNumber }.suffix(40)
-        let template = try await Template.shared.name(admin: admin)
+        let template = try await PostgresTemplate.shared.name(admin: admin)
         try await withConnection(admin) { connection in
             let rows = try await connection.query("SELECT 1 FROM pg_database WHERE datname = \(name)", logger: logger)
             var exists = false
@@ -58,8 +63,8 @@ enum TestDatabase {
     /// two cores made up much of the PostgreSQL pass. Made once per test process, under a name
     /// that changes with the migrations; built under a name of its own and renamed when
     /// complete, so a run that stopped halfway leaves no half-migrated template behind.
-    actor Template {
-        static let shared = Template()
+    actor PostgresTemplate {
+        static let shared = PostgresTemplate()
         private var made: Task<String, any Error>?
 
         func name(admin: PostgresSettings) async throws -> String {
@@ -101,6 +106,32 @@ enum TestDatabase {
                 }
             }
             return name
+        }
+    }
+
+    /// The migrated SQLite file each harness database starts as (a copy, 0600 like the
+    /// server's own): the migrations' transactions, each with its fsync, cost a third of a second
+    /// per test on two busy cores. Made once per test process.
+    actor SQLiteTemplate {
+        static let shared = SQLiteTemplate()
+        private var made: Task<String, any Error>?
+
+        func path() async throws -> String {
+            if let made { return try await made.value }
+            let task = Task {
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "gatehouse-template-\(UUID().uuidString)"
+                )
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let path = directory.appendingPathComponent("template.sqlite").path
+                let storage = try await SQLiteStorage.open(.sqliteFile(path), logger: logger)
+                try await storage.migrate()
+                try await storage.checkpoint()
+                try await storage.close()
+                return path
+            }
+            made = task
+            return try await task.value
         }
     }
 

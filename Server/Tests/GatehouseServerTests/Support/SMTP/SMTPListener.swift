@@ -12,10 +12,11 @@ final class SMTPListener: Sendable {
     /// A PEM file with the listener's certificate, for clients to trust.
     let certificateFile: String
 
-    private let channel: Mutex<(any Channel)?>
+    private let channel: any Channel
     private let inbox = Inbox()
     private let directory: URL
-    private let bind: @Sendable (Int) async throws -> any Channel
+    /// Whether new sessions are turned away (``goDown()``).
+    private let refusing = Refusal()
 
     /// Runs `body` with a fresh listener and always closes it afterwards.
     static func with<Result>(
@@ -44,39 +45,38 @@ final class SMTPListener: Sendable {
         try Data(TestCertificate.certificatePEM.utf8).write(to: URL(fileURLWithPath: certificateFile))
         let context = tls ? try Self.tlsContext() : nil
         let inbox = self.inbox
+        let refusing = self.refusing
         let credentials = auth
-        bind = { port in
-            try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelInitializer { child in
-                    child.eventLoop.makeCompletedFuture {
-                        let handler = SMTPListenerHandler(tls: context, credentials: credentials, inject: inject) { mail in
-                            inbox.append(mail)
-                        }
-                        try child.pipeline.syncOperations.addHandler(handler)
+        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { child in
+                child.eventLoop.makeCompletedFuture {
+                    let handler = SMTPListenerHandler(
+                        tls: context,
+                        credentials: credentials,
+                        inject: inject,
+                        refuse: refusing.isOn
+                    ) { mail in
+                        inbox.append(mail)
                     }
+                    try child.pipeline.syncOperations.addHandler(handler)
                 }
-                .bind(host: "127.0.0.1", port: port)
-                .get()
-        }
-        let channel = try await bind(0)
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
         port = channel.localAddress?.port ?? 0
-        self.channel = Mutex(channel)
     }
 
-    /// Stops listening: connections are refused (SMTP down) until ``comeBack()``.
+    /// The relay goes down for mail: every new session is answered `421 4.3.2` (service not
+    /// available) and closed, a temporary failure, until ``comeBack()``. The port stays the
+    /// listener's (closing and binding it again could hand it to another test meanwhile).
     func goDown() async throws {
-        let channel = self.channel.withLock { channel in
-            defer { channel = nil }
-            return channel
-        }
-        try await channel?.close()
+        refusing.set(true)
     }
 
-    /// Listens again on the same port.
+    /// Takes mail again.
     func comeBack() async throws {
-        let channel = try await bind(port)
-        self.channel.withLock { $0 = channel }
+        refusing.set(false)
     }
 
     private static func tlsContext() throws -> NIOSSLContext {
@@ -105,9 +105,16 @@ final class SMTPListener: Sendable {
     }
 
     private func close() async throws {
-        try await goDown()
+        try await channel.close()
         try? FileManager.default.removeItem(at: directory)
     }
+}
+
+/// Whether a listener turns sessions away, shared with its connections' event loops.
+private final class Refusal: Sendable {
+    private let value = Mutex(false)
+    var isOn: Bool { value.withLock { $0 } }
+    func set(_ on: Bool) { value.withLock { $0 = on } }
 }
 
 /// The messages a listener accepted, shared with its connections' event loops.
