@@ -79,20 +79,14 @@ struct GoTrueClient: Sendable {
                 return try await transport.send(request)
             } catch {
                 let mapped = Self.transportError(error)
-                guard attempt < attempts, mapped.code == .networkUnavailable else { throw mapped }
+                guard attempt < attempts, TransportErrorMapping.allowsRetry(mapped) else { throw mapped }
                 attempt += 1
             }
         }
     }
 
     static func transportError(_ error: any Error) -> AuthError {
-        if let error = error as? AuthError { return error }
-        if error is CancellationError { return AuthError.wrapping(error) }
-        if let error = error as? URLError {
-            if error.code == .cancelled { return AuthError.wrapping(CancellationError()) }
-            return .networkUnavailable(underlying: "URLError \(error.code.rawValue)")
-        }
-        return .networkUnavailable(underlying: String(describing: error))
+        TransportErrorMapping.authError(for: error)
     }
 
     func decode<Reply: Decodable>(_ type: Reply.Type, data: Data, response: HTTPURLResponse) throws -> Reply {

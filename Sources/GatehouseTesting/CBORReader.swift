@@ -74,7 +74,9 @@ struct CBORReader {
         case 2:
             return .bytes(Data(try take(argument)))
         case 3:
-            guard let text = String(validating: try take(argument), as: UTF8.self) else { throw Failure() }
+            // String(validating:as:) needs iOS 18 / macOS 15; Foundation's decoder refuses
+            // invalid UTF-8 on every platform the package declares.
+            guard let text = String(data: Data(try take(argument)), encoding: .utf8) else { throw Failure() }
             return .text(text)
         case 4:
             guard argument <= UInt64(remaining) else { throw Failure() }

@@ -2,13 +2,14 @@ public import Foundation
 public import Gatehouse
 
 /// The user's sessions, as the server lists and ends them: newest first, the caller's own
-/// marked; ending another session needs a sign-in within 24 hours (this backend sends no
-/// reauthentication codes, so a `nonce` is never valid); an id that is not one of the user's
-/// sessions is `not_found`, whoever's it is.
+/// marked; listing needs AAL2 from a user with a verified factor, and ending another session is a
+/// sensitive action (``authorizeSensitive(_:_:nonce:needsRecentSignIn:aalStatus:)``); an id that
+/// is not one of the user's sessions is `not_found`, whoever's it is.
 extension InMemoryAuthBackend {
     public func sessions(for session: Session) async throws -> [DeviceSession] {
         try await enter(.sessions)
         let access = try authenticate(session)
+        try authorizeSensitive("list the account's sessions", access, needsRecentSignIn: false)
         return sessions.values
             .filter { $0.userID == access.userID }
             .sorted { ($0.createdAt, $0.sequence) > ($1.createdAt, $1.sequence) }
@@ -31,17 +32,7 @@ extension InMemoryAuthBackend {
         let access = try authenticate(session)
         let key = id.uuidString.lowercased()
         let isCurrent = key == access.sessionID
-        if !isCurrent, let own = sessions[access.sessionID] {
-            if let nonce, !nonce.isEmpty { throw Self.reauthenticationNotValid() }
-            if now.timeIntervalSince(own.createdAt) > 24 * 3600 {
-                throw AuthError(
-                    code: .reauthenticationNeeded,
-                    message: "Ending another session requires a recent sign-in or a reauthentication code.",
-                    recoverySuggestion: "Sign in again, then try again.",
-                    httpStatus: 400
-                )
-            }
-        }
+        if !isCurrent { try authorizeSensitive("end another session", access, nonce: nonce) }
         guard let record = sessions[key], record.userID == access.userID else {
             throw AuthError(
                 code: .notFound,

@@ -2,20 +2,24 @@ import Foundation
 public import Gatehouse
 
 /// Second factors with the server's rules: 10 per user, unique names, 300 s to verify a new one,
-/// AAL2 to enrol a second or remove a verified one, guests refused; challenges of 300 s taking
-/// 5 codes; codes (SHA-1, 6 digits, 30 s, one step either side) refused once accepted; a verify
-/// raises the session to AAL2 and ends the user's other sessions below AAL2; removing a factor
-/// drops the sessions that relied on it to AAL1.
+/// and only from the session that enrolled it; enrolling and removing are sensitive actions (a
+/// recent sign-in, AAL2 for a user with a verified factor); guests refused; challenges of 300 s
+/// taking 5 codes; codes (SHA-1, 6 digits, 30 s, one step either side) refused once accepted; a
+/// verify raises the session to AAL2 and ends the user's other sessions below AAL2, and the first
+/// verified factor takes the user's other unverified ones with it; removing a factor drops the
+/// sessions that relied on it to AAL1.
 extension InMemoryAuthBackend {
     public func enrollTOTP(friendlyName: String?, for session: Session) async throws -> TOTPEnrollment {
+        try await enrollTOTP(friendlyName: friendlyName, nonce: nil, for: session)
+    }
+
+    public func enrollTOTP(friendlyName: String?, nonce: String?, for session: Session) async throws -> TOTPEnrollment {
         try await enter(.enrollFactor)
         let access = try authenticate(session)
         guard let account = accounts[access.userID] else { throw Self.userNotFound() }
         try Self.refuseGuest(account.user)
+        try authorizeSensitive("enrol an authenticator app", access, nonce: nonce, aalStatus: 403)
         let existing = factors[access.userID] ?? []
-        if existing.contains(where: \.isVerified), sessions[access.sessionID]?.aal != .aal2 {
-            throw Self.mfaError(.insufficientAAL, "AAL2 required to enroll a new factor.", 403)
-        }
         guard existing.count < 10 else {
             throw Self.mfaError(.tooManyEnrolledMFAFactors, "At most 10 factors per user.", 422)
         }
@@ -32,7 +36,8 @@ extension InMemoryAuthBackend {
             id: UUID().uuidString.lowercased(),
             friendlyName: name,
             key: (0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) },
-            createdAt: now
+            createdAt: now,
+            enrolledSessionID: access.sessionID
         )
         factors[access.userID, default: []].append(entry)
         syncFactors(of: access.userID)
@@ -47,9 +52,10 @@ extension InMemoryAuthBackend {
         let access = try authenticate(session)
         guard let account = accounts[access.userID] else { throw Self.userNotFound() }
         try Self.refuseGuest(account.user)
-        guard factors[access.userID]?.contains(where: { $0.id == factorID }) == true else {
+        guard let entry = factors[access.userID]?.first(where: { $0.id == factorID }) else {
             throw Self.factorNotFound()
         }
+        try Self.requireEnrollingSession(entry, access)
         let challenge = ChallengeEntry(
             id: UUID().uuidString.lowercased(),
             factorID: factorID,
@@ -71,6 +77,7 @@ extension InMemoryAuthBackend {
         guard let index = factors[access.userID]?.firstIndex(where: { $0.id == factorID }) else {
             throw Self.factorNotFound()
         }
+        try Self.requireEnrollingSession(factors[access.userID]![index], access)
         guard var challenge = challenges[challengeID], challenge.factorID == factorID else {
             throw Self.mfaError(.mfaFactorNotFound, "Challenge not found for this factor.", 404)
         }
@@ -95,11 +102,14 @@ extension InMemoryAuthBackend {
             )
         }
         challenges[challengeID] = nil
+        let isFirst = factors[access.userID]?.contains(where: \.isVerified) != true
         entry.lastUsedStep = step
         entry.isVerified = true
         factors[access.userID]![index] = entry
+        if isFirst { factors[access.userID]?.removeAll { !$0.isVerified } }
         syncFactors(of: access.userID)
         sessions[access.sessionID]?.aal = .aal2
+        sessions[access.sessionID]?.authenticatedAt = now
         sessions[access.sessionID]?.factorID = factorID
         sessions[access.sessionID]?.methods.removeAll { $0 == "totp" }
         sessions[access.sessionID]?.methods.insert("totp", at: 0)
@@ -108,13 +118,15 @@ extension InMemoryAuthBackend {
     }
 
     public func unenrollFactor(_ factorID: String, for session: Session) async throws {
+        try await unenrollFactor(factorID, nonce: nil, for: session)
+    }
+
+    public func unenrollFactor(_ factorID: String, nonce: String?, for session: Session) async throws {
         try await enter(.unenrollFactor)
         let access = try authenticate(session)
-        guard let entry = factors[access.userID]?.first(where: { $0.id == factorID }) else {
+        try authorizeSensitive("remove an authenticator app", access, nonce: nonce, aalStatus: 422)
+        guard factors[access.userID]?.contains(where: { $0.id == factorID }) == true else {
             throw Self.factorNotFound()
-        }
-        if entry.isVerified, sessions[access.sessionID]?.aal != .aal2 {
-            throw Self.mfaError(.insufficientAAL, "AAL2 required to unenroll a verified factor.", 422)
         }
         removeFactor(factorID, of: access.userID)
     }
@@ -140,11 +152,11 @@ extension InMemoryAuthBackend {
 
     /// Throws `insufficient_aal` (401) when a user with a verified factor makes a change that
     /// needs AAL2 from an AAL1 session.
-    func requireAAL2(_ access: AccessRecord, for action: String) throws {
+    func requireAAL2(_ access: AccessRecord, for action: String, status: Int = 401) throws {
         guard factors[access.userID]?.contains(where: \.isVerified) == true,
             sessions[access.sessionID]?.aal != .aal2
         else { return }
-        throw Self.mfaError(.insufficientAAL, "AAL2 session is required to \(action).", 401)
+        throw Self.mfaError(.insufficientAAL, "AAL2 session is required to \(action).", status)
     }
 
     /// Drops unverified factors that waited more than 300 s for their first code.
@@ -168,6 +180,17 @@ extension InMemoryAuthBackend {
         }
     }
 
+    /// A factor not verified yet is challenged and verified only from the session that enrolled it.
+    static func requireEnrollingSession(_ entry: FactorEntry, _ access: AccessRecord) throws {
+        guard entry.isVerified || entry.enrolledSessionID == access.sessionID else {
+            throw mfaError(
+                .mfaFactorNotFound,
+                "This factor was enrolled in another session: verify it there, or enrol a new one.",
+                404
+            )
+        }
+    }
+
     static func factorNotFound() -> AuthError { mfaError(.mfaFactorNotFound, "Factor not found.", 404) }
 
     static func mfaError(_ code: ErrorCode, _ message: String, _ status: Int) -> AuthError {
@@ -183,6 +206,8 @@ struct FactorEntry {
     var isVerified = false
     var lastUsedStep: Int64?
     var createdAt: Date
+    /// The session that enrolled it.
+    var enrolledSessionID: String
 }
 
 /// A challenge of a factor.

@@ -4,12 +4,33 @@ public import Gatehouse
 /// Sign in with Apple or Google, with the server's rules: a required nonce that works once
 /// (and only on success), one identity per provider subject, linking by e-mail only when the
 /// provider vouches for the address, guests upgraded in place or moved to the account that
-/// already has the identity, `identity_already_exists` for a subject another account holds.
+/// already has the identity, `identity_already_exists` for a subject another account holds;
+/// linking is a sensitive action (``authorizeSensitive(_:_:nonce:needsRecentSignIn:aalStatus:)``).
 extension InMemoryAuthBackend {
     public func signIn(with credential: IDTokenCredential, upgrading caller: Session?) async throws -> Session {
+        try await signIn(with: credential, linkingTo: caller, nonce: nil)
+    }
+
+    /// Links the identity to the caller's user; a reauthentication code is `nonce` here (the
+    /// server's `reauthentication_nonce`).
+    public func linkIdentity(
+        _ credential: IDTokenCredential,
+        nonce: String?,
+        for session: Session
+    ) async throws -> Session {
+        try await signIn(with: credential, linkingTo: session, nonce: nonce)
+    }
+
+    private func signIn(
+        with credential: IDTokenCredential,
+        linkingTo caller: Session?,
+        nonce reauthenticationNonce: String?
+    ) async throws -> Session {
         try await enter(.signInWithIDToken)
         // The caller's session is checked first, as the server checks the bearer of a link request.
-        let linking = try caller.map(authenticate)?.userID
+        let access = try caller.map(authenticate)
+        if let access { try authorizeSensitive("link another sign-in provider", access, nonce: reauthenticationNonce) }
+        let linking = access?.userID
         guard let claims = idTokens[credential.idToken], claims.provider == credential.provider else {
             throw AuthError(
                 code: .idTokenInvalid,

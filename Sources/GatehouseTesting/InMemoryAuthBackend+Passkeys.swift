@@ -5,16 +5,15 @@ public import Gatehouse
 /// 32 random bytes that last five minutes and are used up by their first verify attempt,
 /// bound to their ceremony and user; credentials verified (client data, RP id, user presence
 /// and verification, signatures: `InMemoryRelyingParty`); at most 10 passkeys per account; an
-/// account that can already sign in needs a sign-in within 10 minutes to add one (this
-/// backend sends no reauthentication codes, so a `nonce` is never valid) and an AAL2 session
-/// when it has a verified factor; a guest that registers one becomes permanent in place (same
+/// account that can already sign in needs a sign-in within 10 minutes to add, rename or remove
+/// one and an AAL2 session when it has a verified factor (the table of sensitive actions,
+/// ``authorizeSensitive(_:_:nonce:needsRecentSignIn:aalStatus:)``); a guest that registers one becomes permanent in place (same
 /// id, `passkey` among its session's methods); a sign-in checks the user handle, the backup
 /// eligibility and the signature counter, and its session's method is `passkey`; the account's
 /// last way to sign in cannot be removed (`single_identity_not_deletable`).
 extension InMemoryAuthBackend: PasskeyBackend {
     static let maximumPasskeys = 10
     static let passkeyChallengeLifetime: TimeInterval = 300
-    static let recentSignIn: TimeInterval = 600
 
     public func passkeyRegistrationRequest(
         for session: Session,
@@ -23,29 +22,10 @@ extension InMemoryAuthBackend: PasskeyBackend {
         try await enter(.passkeyRegistrationRequest)
         let party = try relyingParty()
         let access = try authenticate(session)
-        try requireAAL2(access, for: "add a passkey")
+        try authorizeSensitive("add a passkey", access, nonce: nonce)
         guard let account = accounts[access.userID] else { throw Self.userNotFound() }
         let existing = passkeyEntries[access.userID] ?? []
         guard existing.count < Self.maximumPasskeys else { throw Self.tooManyPasskeys() }
-        let signedIn = sessions[access.sessionID]?.createdAt ?? .distantPast
-        if !account.user.isAnonymous || !existing.isEmpty || !account.identities.isEmpty,
-            now.timeIntervalSince(signedIn) > Self.recentSignIn
-        {
-            guard nonce != nil else {
-                throw AuthError(
-                    code: .reauthenticationNeeded,
-                    message: "Adding a passkey needs a recent sign-in or a reauthentication code.",
-                    recoverySuggestion: "Sign in again, then add the passkey.",
-                    httpStatus: 400
-                )
-            }
-            throw AuthError(
-                code: .reauthenticationNotValid,
-                message: "The reauthentication code is wrong or has expired.",
-                recoverySuggestion: "Request a new code.",
-                httpStatus: 422
-            )
-        }
         let (id, challenge) = issuePasskeyChallenge(.registration, userID: access.userID)
         return PasskeyRegistrationRequest(
             challengeID: id,
@@ -171,9 +151,14 @@ extension InMemoryAuthBackend: PasskeyBackend {
     }
 
     public func renamePasskey(_ id: UUID, to name: String, session: Session) async throws -> Passkey {
+        try await renamePasskey(id, to: name, nonce: nil, session: session)
+    }
+
+    public func renamePasskey(_ id: UUID, to name: String, nonce: String?, session: Session) async throws -> Passkey {
         try await enter(.renamePasskey)
         let access = try authenticate(session)
         guard let name = try Self.passkeyName(name) else { throw Self.passkeyNameInvalid() }
+        try authorizeSensitive("rename a passkey", access, nonce: nonce)
         guard let index = passkeyEntries[access.userID]?.firstIndex(where: { $0.id == id }) else {
             throw Self.passkeyNotFound()
         }
@@ -182,9 +167,13 @@ extension InMemoryAuthBackend: PasskeyBackend {
     }
 
     public func removePasskey(_ id: UUID, session: Session) async throws {
+        try await removePasskey(id, nonce: nil, session: session)
+    }
+
+    public func removePasskey(_ id: UUID, nonce: String?, session: Session) async throws {
         try await enter(.removePasskey)
         let access = try authenticate(session)
-        try requireAAL2(access, for: "remove a passkey")
+        try authorizeSensitive("remove a passkey", access, nonce: nonce)
         guard let account = accounts[access.userID] else { throw Self.userNotFound() }
         let entries = passkeyEntries[access.userID] ?? []
         guard entries.contains(where: { $0.id == id }) else { throw Self.passkeyNotFound() }

@@ -32,6 +32,9 @@ struct SessionRecord {
     var device: String?
     var createdAt: Date
     var refreshedAt: Date
+    /// Its newest authentication (the sign-in, or a second factor verified in it): how recent a
+    /// sign-in a sensitive action sees.
+    var authenticatedAt: Date
     /// How it signed in, newest first.
     var methods: [String]
     /// The order it was opened in (1 for the backend's first session).

@@ -31,6 +31,16 @@ struct AccountStatusTests {
         #expect(AccountStatus(session: .loading, isConfirmedByServer: true).isConfirmedByServer == false)
     }
 
+    @Test func anErrorThatCannotPassIsNotShownAsCheckingForever() {
+        let corrupt = AccountStatus(session: .failure(.storageCorrupt(keychainItem: "x")), isConfirmedByServer: false)
+        #expect(corrupt.kind == .unavailable)
+        #expect(corrupt.title == "Sign-in needed")
+        let unentitled = AccountStatus(session: .failure(.missingKeychainEntitlement()), isConfirmedByServer: false)
+        #expect(unentitled.kind == .unavailable)
+        let locked = AccountStatus(session: .failure(.storageLocked()), isConfirmedByServer: false)
+        #expect(locked.kind == .unknown && locked.title == "Checking…", "a locked device is read again by itself")
+    }
+
     @Test @MainActor func theServiceReportsIt() async throws {
         let fixture = Fixture()
         await fixture.service.restoreSession()

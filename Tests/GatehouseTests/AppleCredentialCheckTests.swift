@@ -13,7 +13,7 @@ struct AppleCredentialCheckTests {
         let apple = AppleAnswers { _ in answer }
 
         let relaunched = fixture.relaunched(asking: apple)
-        let recorder = EventRecorder(relaunched.authStateChanges)
+        let recorder = EventRecorder(relaunched)
         await relaunched.restoreSession()
         await relaunched.waitForAppleCredentialCheck()
 
@@ -134,24 +134,14 @@ struct AppleCredentialCheckTests {
         #expect(relaunched.sessionEndReason == nil)
     }
 
-    @Test func aSessionStoredWithoutIdentitiesIsAskedAboutOnceTheLookupNamesTheAppleIdentity() async throws {
+    @Test func theSessionRecordsWhoseSignInWithAppleOpenedItAndKeepsItAcrossARefresh() async throws {
         let fixture = AppleLinkedFixture()
-        let user = try await fixture.signInWithApple()
-        // As an SDK before identities stored it.
-        var stored = try #require(fixture.store.storedSession)
-        stored.user.identities = []
-        try fixture.store.save(stored)
-        let apple = AppleAnswers { _ in .revoked }
+        try await fixture.signInWithApple()
+        #expect(fixture.store.storedSession?.appleSignInUserID == AppleLinkedFixture.appleUserID)
 
-        let relaunched = fixture.relaunched(asking: apple)
-        await relaunched.restoreSession()
-        #expect(relaunched.currentUser?.appleUserID == nil)
-        await relaunched.waitForVerification()
-        await relaunched.waitForAppleCredentialCheck()
-
-        #expect(apple.asked == [AppleLinkedFixture.appleUserID])
-        #expect(relaunched.state == .unauthenticated)
-        #expect(await fixture.backend.liveSessionCount(ofUser: user.id) == 0)
+        fixture.clock.advance(by: 7200)
+        try await fixture.service.refreshSession()
+        #expect(fixture.store.storedSession?.appleSignInUserID == AppleLinkedFixture.appleUserID)
     }
 
     @Test func theNextSignInClearsTheReason() async throws {
@@ -192,7 +182,12 @@ struct AppleLinkedFixture {
             email: "ada@privaterelay.appleid.com",
             nonce: nonce.raw
         )
-        return try await service.signInWithApple(idToken: token, nonce: nonce.raw)
+        return try await service.signInWithApple(
+            idToken: token,
+            nonce: nonce.raw,
+            authorizationCode: "apple-code",
+            fullName: nil
+        )
     }
 
     /// The app launched again with `apple`, its session restored and Sign in with Apple asked.

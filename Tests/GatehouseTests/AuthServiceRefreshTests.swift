@@ -47,7 +47,7 @@ struct AuthServiceRefreshTests {
     @Test func aRefreshFinishingAfterSignOutDoesNotResurrectTheSession() async throws {
         let fixture = Fixture()
         let (service, gated) = try await Self.expiredGuestWithTheRefreshHeld(fixture)
-        let recorder = EventRecorder(service.authStateChanges)
+        let recorder = EventRecorder(service)
 
         let pending = Task { try await service.accessToken() }
         await gated.waitForWaiters(.refresh)
@@ -157,7 +157,7 @@ struct AuthServiceRefreshTests {
         let fixture = Fixture()
         let user = try await fixture.service.signInAnonymously()
         let before = try #require(fixture.store.storedSession)
-        let recorder = EventRecorder(fixture.service.authStateChanges)
+        let recorder = EventRecorder(fixture.service)
 
         let after = try await fixture.service.refreshSession()
 

@@ -57,7 +57,7 @@ struct AuthServiceRestoreTests {
         await fixture.backend.revokeSessions(ofUser: user.id)
 
         let relaunched = fixture.relaunched()
-        let recorder = EventRecorder(relaunched.authStateChanges)
+        let recorder = EventRecorder(relaunched)
         await relaunched.restoreSession()
         #expect(relaunched.session == .success(user), "offline-first: published before verification")
         await relaunched.waitForVerification()

@@ -105,7 +105,12 @@ struct AuthServiceSignInTests {
             nonce: "n1"
         )
 
-        let user = try await fixture.service.signInWithApple(idToken: token, nonce: "n1")
+        let user = try await fixture.service.signInWithApple(
+            idToken: token,
+            nonce: "n1",
+            authorizationCode: "code",
+            fullName: nil
+        )
 
         #expect(user.id == guest.id)
         #expect(fixture.service.isAuthenticated)
@@ -130,7 +135,12 @@ struct AuthServiceSignInTests {
         var other = PersonNameComponents()
         other.givenName = "Eve"
         let second = await fixture.backend.makeIDToken(provider: .apple, subject: "apple-n", nonce: "n2")
-        let again = try await fixture.service.signInWithApple(idToken: second, nonce: "n2", fullName: other)
+        let again = try await fixture.service.signInWithApple(
+            idToken: second,
+            nonce: "n2",
+            authorizationCode: "code-2",
+            fullName: other
+        )
         #expect(again.id == user.id)
         #expect(again.userMetadata["given_name"] == .string("Ada"))
         #expect(again.userMetadata["full_name"] == .string("Ada Lovelace"))
@@ -173,7 +183,7 @@ struct AuthServiceSignInTests {
     @Test func updateUserPublishesTheNewProfile() async throws {
         let fixture = Fixture()
         try await fixture.service.signUp(email: "ada@example.com", password: password)
-        let recorder = EventRecorder(fixture.service.authStateChanges)
+        let recorder = EventRecorder(fixture.service)
 
         let user = try await fixture.service.updateUser(UserChanges(data: ["name": "Ada"]))
 
@@ -187,7 +197,7 @@ struct AuthServiceSignInTests {
     @Test func deleteAccountSignsOutAndEmitsUserDeleted() async throws {
         let fixture = Fixture()
         let user = try #require(try await fixture.service.signUp(email: "ada@example.com", password: password).user)
-        let recorder = EventRecorder(fixture.service.authStateChanges)
+        let recorder = EventRecorder(fixture.service)
 
         try await fixture.service.deleteAccount()
 
@@ -231,7 +241,7 @@ struct AuthServiceSignInTests {
     @Test func eventsReportSignInAndSignOut() async throws {
         let fixture = Fixture()
         await fixture.service.restoreSession()
-        let recorder = EventRecorder(fixture.service.authStateChanges)
+        let recorder = EventRecorder(fixture.service)
 
         let user = try await fixture.service.signInAnonymously()
         await fixture.service.signOut()

@@ -24,4 +24,14 @@ struct DeviceNameTests {
         #expect(listed.first?.methods == ["anonymous"])
         #expect(SignInDevice.name == nil, "the label is set only around the service's calls")
     }
+
+    @Test func aMacIsLabelledMacNeverByItsHostNameWhichOftenNamesItsOwner() {
+        #expect(SignInDevice.label(system: .mac, hostName: "Adas-MacBook-Pro", machine: "arm64") == "Mac")
+        #expect(SignInDevice.label(system: .linux, hostName: "build-box", machine: "x86_64") == "build-box")
+        #expect(SignInDevice.label(system: .device, hostName: "Adas-iPhone", machine: "iPhone15,2") == "iPhone15,2")
+        #expect(SignInDevice.label(system: .device, hostName: "x", machine: "") == nil)
+        #if os(macOS) || targetEnvironment(macCatalyst)
+        #expect(SignInDevice.platformDefault == "Mac")
+        #endif
+    }
 }

@@ -43,7 +43,7 @@ struct LockedDeviceTests {
     @Test func aSpuriousNotFoundWhileLockedIsNotASignOutAndUnlockRestoresTheUser() async throws {
         let user = try await signedInThenRebooted()
         let relaunched = service()
-        let recorder = EventRecorder(relaunched.authStateChanges)
+        let recorder = EventRecorder(relaunched)
 
         await relaunched.restoreSession()
 
@@ -103,7 +103,7 @@ struct LockedDeviceTests {
         let directory = try TemporaryDirectory()
         let file = FileSessionStore(fileURL: directory.url.appendingPathComponent("session.json"))
         let first = service(fallback: file)
-        let recorder = EventRecorder(first.authStateChanges)
+        let recorder = EventRecorder(first)
         await first.restoreSession()
         let user = try await first.signInAnonymously()
         await first.signOut()
@@ -127,7 +127,7 @@ struct LockedDeviceTests {
         let store = InMemorySessionStore()
         let service = AuthService(backend: backend, store: store, configuration: .init(verifiesRestoredSession: false))
         await service.restoreSession()
-        let recorder = EventRecorder(service.authStateChanges)
+        let recorder = EventRecorder(service)
         store.failSaves(with: .storageFailure("disk full"))
 
         let user = try await service.signInAnonymously()

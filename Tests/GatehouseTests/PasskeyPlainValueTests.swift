@@ -73,4 +73,18 @@ struct PasskeyPlainValueTests {
         let error = await #expect(throws: AuthError.self) { _ = try await auth.passkeys.signInRequest() }
         #expect(error?.code == .notSupported)
     }
+
+    @Test func transportsAreSentOnlyAsTheAuthenticatorReportsThem() {
+        let platform = PasskeyRegistrationCredential(credentialID: Data([1]), clientDataJSON: Data([2]), attestationObject: Data([3]))
+        #expect(platform.transports.isEmpty, "Apple's platform authenticator reports none: none are guessed")
+        #expect(platform.json.objectValue?["response"]?.objectValue?["transports"] == nil)
+
+        let key = PasskeyRegistrationCredential(
+            credentialID: Data([1]),
+            clientDataJSON: Data([2]),
+            attestationObject: Data([3]),
+            transports: ["usb", "nfc"]
+        )
+        #expect(key.json.objectValue?["response"]?.objectValue?["transports"] == .array([.string("usb"), .string("nfc")]))
+    }
 }

@@ -184,12 +184,20 @@ struct CLIEndToEndTests {
         let config = server.directory.appendingPathComponent("config")
         let url = server.url.absoluteString
         _ = try await Self.gatehouse(["login", "--guest", "--server", url], config: config)
+        let before = try await Self.gatehouse(["token", "--server", url, "--json"], config: config)
         server.stop()
         // Something that is not a Gatehouse server answers on the port now.
         let impostor = try await StaticFileServer(directory: server.directory, port: server.port)
 
-        let token = try await Self.gatehouse(["token", "--server", url], config: config)
-        #expect(token.status == 0 || token.status == 1, "a clear failure, never a crash")
+        // A fresh stored token needs no server (offline-first): the same token, at once.
+        let token = try await Self.gatehouse(["token", "--server", url, "--json"], config: config)
+        #expect(token.status == 0)
+        #expect(token.json["access_token"] as? String == before.json["access_token"] as? String)
+        // A call that needs the server ends in a clear error: exit 1 (not a signal), the
+        // message a person reads.
+        let sessions = try await Self.gatehouse(["sessions", "--server", url], config: config)
+        #expect(sessions.status == 1, "a clear failure, never a crash: \(sessions.stderr)")
+        #expect(sessions.stderr.contains("The server answered HTTP 404"), "\(sessions.stderr)")
         let status = try await Self.gatehouse(["status", "--server", url, "--json"], config: config)
         #expect(status.json["signed_in"] as? Bool == true, "the good stored session stays")
         await impostor.stop()

@@ -50,7 +50,9 @@ struct IDTokenEndToEndTests {
         await second.restoreSession()
         let signedIn = try await second.signInWithApple(
             idToken: try apple.idToken(subject: "apple-e2e", email: nil, rawNonce: again.raw),
-            nonce: again.raw
+            nonce: again.raw,
+            authorizationCode: nil,
+            fullName: nil
         )
         #expect(signedIn.id == guest.id)
 

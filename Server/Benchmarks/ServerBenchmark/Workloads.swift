@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -6,15 +7,26 @@ enum Workloads {
     static let email = "bench@example.com"
     static let password = "benchmark password 1"
 
-    /// `POST /token?grant_type=password` for one existing user (one bcrypt per request).
+    /// `POST /token?grant_type=password` (one bcrypt per request), each virtual user signing in to
+    /// an account of its own: tries on one account from one network count against its
+    /// failed-password tiers before bcrypt (5 in flight at most), as a guesser's would.
     static let passwordSignIn = Workload(
         name: "password sign-in",
-        prepare: { _ in "" },
-        request: { _ in
+        prepare: { connection in
+            let address = "bench-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+            let signup = try await connection.send(
+                .POST,
+                "/signup",
+                json: #"{"email":"\#(address)","password":"\#(password)"}"#
+            )
+            guard signup.status == 200 else { throw LoadError.unexpected(signup.body) }
+            return address
+        },
+        request: { address in
             LoadRequest(
                 method: "POST",
                 path: "/token?grant_type=password",
-                json: #"{"email":"\#(email)","password":"\#(password)"}"#
+                json: #"{"email":"\#(address)","password":"\#(password)"}"#
             )
         },
         next: { state, status, _ in status == 200 ? state : nil }

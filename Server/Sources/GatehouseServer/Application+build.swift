@@ -2,6 +2,7 @@ public import Foundation
 public import Hummingbird
 import HummingbirdCore
 public import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// A built server: the Hummingbird application and what tests and tools reach into.
@@ -50,6 +51,12 @@ public struct GatehouseServerApp: Sendable {
         try await storage.read { try await $0.mailOutboxDepth() }
     }
 
+    /// How many codes requests handed off are still to be issued (``DeferredIssues``); each
+    /// one's mail is in the outbox once it is.
+    public var codesBeingIssued: Int {
+        services.deferredIssues.pending
+    }
+
     /// Wakes the mail sender (a test that moved the clock past a retry's time).
     public func wakeMailSender() {
         services.mailSender.wakeup.signal()
@@ -92,14 +99,13 @@ public func buildServer(
         logger: logger
     )
     let connections = configuration.connections
+    let share = ClientConnectionShare(
+        share: connections.maxConnectionsPerClient,
+        trustedProxies: configuration.trustedProxies
+    )
     let application = Application(
         router: buildRouter(services),
-        server: .http1(
-            configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [RequestReadDeadline(timeout: .seconds(Int64(connections.readTimeout)))],
-                idleTimeout: .seconds(Int64(connections.idleTimeout))
-            )
-        ),
+        server: .http1(configuration: http1(connections, share: share)),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "Gatehouse",
@@ -109,7 +115,13 @@ public func buildServer(
         logger: logger
     )
     let metrics = configuration.metricsPort.map { port in
-        MetricsExport.application(host: configuration.host, port: port, storage: database.storage, logger: logger)
+        MetricsExport.application(
+            host: configuration.metricsHost,
+            port: port,
+            server: http1(connections, share: nil),
+            storage: database.storage,
+            logger: logger
+        )
     }
     return GatehouseServerApp(
         application: application,
@@ -119,16 +131,28 @@ public func buildServer(
     )
 }
 
+/// The HTTP/1 settings of a listener: the read deadline of a request's body, the idle timeout
+/// and, for the API, each client's share of the connections.
+private func http1(_ connections: ConnectionSettings, share: ClientConnectionShare?) -> HTTP1Channel.Configuration {
+    let readTimeout = TimeAmount.seconds(Int64(connections.readTimeout))
+    return HTTP1Channel.Configuration(
+        additionalChannelHandlers: [RequestReadDeadline(timeout: readTimeout)] + (share.map { [$0.handler()] } ?? []),
+        idleTimeout: .seconds(Int64(connections.idleTimeout))
+    )
+}
+
 /// The application's services besides the HTTP server, in the order they start; a graceful
 /// shutdown stops them in the reverse order, after the HTTP server has answered what it had:
-/// Apple token revocations (10 s), then the mail sender (drains for up to 10 s; the rest stays
-/// queued), then the storage sweep (its batch under way), then the database's own work
+/// Apple token revocations (10 s), then the codes requests handed off (``DeferredIssues``: up
+/// to 10 s, so their mail is queued), then the mail sender (drains for up to 10 s; the rest
+/// stays queued), then the storage sweep (its batch under way), then the database's own work
 /// (PostgreSQL's rate-limit flush, up to 2 s). The PostgreSQL pool, run by
 /// ``runServer(configuration:logger:)``, stops after all of them.
 private func backgroundServices(_ services: ServerServices, database: ServerDatabase, logger: Logger) -> [any Service] {
     var list = database.services
     list.append(services.storageSweep(logger: logger))
     list.append(services.mailSender)
+    list.append(services.deferredIssues)
     if let revocations = services.appleRevocations { list.append(revocations) }
     return list
 }
@@ -139,6 +163,7 @@ private func backgroundServices(_ services: ServerServices, database: ServerData
 func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: NoStoreMiddleware())
     if services.configuration.metricsPort != nil { router.add(middleware: MetricsMiddleware()) }
     router.add(middleware: BrowserOriginMiddleware(allowedOrigins: services.configuration.corsAllowedOrigins))
     let routeMethods = RouteMethods()

@@ -279,7 +279,7 @@ struct AbuseLimitTests {
         for minute in 0..<1440 {
             for key in 0..<10 {
                 try await limiter.hit(
-                    .userUpdate,
+                    .sensitiveChanges,
                     key: "user-\(key)",
                     limit: 100,
                     window: 300,
@@ -287,7 +287,7 @@ struct AbuseLimitTests {
                 )
             }
         }
-        #expect(await limiter.count(.userUpdate) == 10)
-        #expect(await limiter.queued(.userUpdate) <= 20)
+        #expect(await limiter.count(.sensitiveChanges) == 10)
+        #expect(await limiter.queued(.sensitiveChanges) <= 20)
     }
 }

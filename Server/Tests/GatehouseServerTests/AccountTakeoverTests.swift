@@ -34,37 +34,98 @@ struct AccountTakeoverTests {
         }
     }
 
-    @Test func preHijackedSignUpIsReplacedByTheOwnersSignUp() async throws {
+    @Test func aContestedSignUpHandsTheAddressToNeitherPasswordAttackerFirst() async throws {
         let harness = try await Harness.make()
         defer { harness.removeFiles() }
         try await harness.live { client in
             let fresh = try await client.post("/signup", #"{"email":"new@example.com","password":"some other phrase"}"#)
-            _ = try await client.post("/signup", Self.signUpBody(Self.attackerPassword))
+            let first = try await client.post("/signup", Self.signUpBody(Self.attackerPassword))
             _ = try await client.waitForMail(to: Self.victim, count: 1)
             let second = try await client.post("/signup", Self.signUpBody(Self.victimPassword))
             #expect(second.status == .ok)
             #expect(Set(second.json.keys) == Set(fresh.json.keys), "same fields as a new sign-up")
             #expect((second["identities"] as? [Any])?.count == (fresh["identities"] as? [Any])?.count)
+            #expect(second.string("id") != first.string("id"), "a look-alike id, not the pending account's")
             // The victim's sign-up sent a fresh code; they confirm through /resend as well.
             _ = try await client.waitForMail(to: Self.victim, count: 2)
             _ = try await client.post("/resend", #"{"type":"signup","email":"\#(Self.victim)"}"#)
-            try await Self.confirmTheSignUpAndExpectOnlyTheVictimsPassword(client)
+            try await Self.confirmTheContestedSignUp(client, harness)
         }
     }
 
-    @Test func aResentCodeProvesOnlyTheNewestSignUpsPassword() async throws {
+    @Test func aContestedSignUpHandsTheAddressToNeitherPasswordOwnerFirst() async throws {
+        // Issue 31, finding 3: the owner signs up, the attacker signs up the same address before
+        // the owner confirms, and the owner confirms with the newest code.
         let harness = try await Harness.make()
         defer { harness.removeFiles() }
         try await harness.live { client in
-            _ = try await client.post("/signup", Self.signUpBody(Self.attackerPassword))
+            let owner = try await client.post("/signup", Self.signUpBody(Self.victimPassword))
+            _ = try await client.waitForMail(to: Self.victim, count: 1)
+            let attacker = try await client.post("/signup", Self.signUpBody(Self.attackerPassword))
+            #expect(attacker.status == .ok)
+            #expect(attacker.string("id") != owner.string("id"), "the attacker learns no account id")
+            _ = try await client.waitForMail(to: Self.victim, count: 2)
+            try await Self.confirmTheContestedSignUp(client, harness)
+        }
+    }
+
+    @Test func aResentCodeNeverProvesAContestedPassword() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            _ = try await client.post("/signup", Self.signUpBody(Self.victimPassword))
             _ = try await client.waitForMail(to: Self.victim, count: 1)
             harness.clock.advance(by: 61)
-            _ = try await client.post("/signup", Self.signUpBody(Self.victimPassword))
+            _ = try await client.post("/signup", Self.signUpBody(Self.attackerPassword))
             _ = try await client.waitForMail(to: Self.victim, count: 2)
             harness.clock.advance(by: 61)
             _ = try await client.post("/resend", #"{"type":"signup","email":"\#(Self.victim)"}"#)
             _ = try await client.waitForMail(to: Self.victim, count: 3)
-            try await Self.confirmTheSignUpAndExpectOnlyTheVictimsPassword(client)
+            try await Self.confirmTheContestedSignUp(client, harness)
+        }
+    }
+
+    @Test func racingSignUpsForOnePendingAddressHandItToNoPassword() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            _ = try await client.post("/signup", Self.signUpBody(Self.victimPassword))
+            _ = try await client.waitForMail(to: Self.victim, count: 1)
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<6 {
+                    group.addTask { _ = try? await client.post("/signup", Self.signUpBody("racing phrase \(index)")) }
+                }
+            }
+            // Each sign-up replaced the code before it; the outbox never sends a replaced code's
+            // mail, so the newest code arrives, and the ones it replaced may not.
+            try await client.waitForOutbox()
+            #expect(await client.mailCount(to: Self.victim) >= 2, "the newest code arrived")
+            try await Self.confirmTheContestedSignUp(client, harness)
+            for index in 0..<6 {
+                harness.clock.advance(by: 61)
+                #expect(
+                    try await client.signIn(Self.victim, "racing phrase \(index)").errorCode == "invalid_credentials"
+                )
+            }
+        }
+    }
+
+    @Test func anUncontestedSignUpsResentCodeStillProvesItsPassword() async throws {
+        // The owner's own path is unchanged: sign up, ask for the code again, confirm, sign in.
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            _ = try await client.post("/signup", Self.signUpBody(Self.victimPassword))
+            _ = try await client.waitForMail(to: Self.victim, count: 1)
+            harness.clock.advance(by: 61)
+            _ = try await client.post("/resend", #"{"type":"signup","email":"\#(Self.victim)"}"#)
+            let code = try await client.waitForMail(to: Self.victim, count: 2)
+            let verified = try await client.post(
+                "/verify",
+                #"{"type":"signup","email":"\#(Self.victim)","token":"\#(code)"}"#
+            )
+            #expect(verified.status == .ok)
+            #expect(try await client.signIn(Self.victim, Self.victimPassword).status == .ok)
         }
     }
 
@@ -209,17 +270,30 @@ struct AccountTakeoverTests {
         #"{"email":"\#(victim)","password":"\#(password)"}"#
     }
 
-    /// Verifies the victim's address with the newest sign-up code mailed to it, then checks that
-    /// the victim's password signs in and the attacker's does not.
-    static func confirmTheSignUpAndExpectOnlyTheVictimsPassword(
+    /// Verifies the victim's address with the newest code mailed to it, then checks that it proved
+    /// the address only: neither password signs in, the drop is audited, and the confirmer, signed
+    /// in, sets a password of their own.
+    static func confirmTheContestedSignUp(
         _ client: Client,
+        _ harness: Harness,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         let code = try await client.waitForCode(to: victim)
         let verified = try await client.post("/verify", #"{"type":"signup","email":"\#(victim)","token":"\#(code)"}"#)
         #expect(verified.status == .ok, sourceLocation: sourceLocation)
-        #expect(try await client.signIn(victim, victimPassword).status == .ok, sourceLocation: sourceLocation)
-        let attacker = try await client.signIn(victim, attackerPassword)
-        #expect(attacker.errorCode == "invalid_credentials", sourceLocation: sourceLocation)
+        for password in [victimPassword, attackerPassword] {
+            let refused = try await client.signIn(victim, password)
+            #expect(refused.errorCode == "invalid_credentials", sourceLocation: sourceLocation)
+        }
+        let audit = try await harness.server.storage.transaction { try await $0.auditEntries(limit: 50) }
+        #expect(audit.contains { $0.action == "unproven_password_dropped" }, sourceLocation: sourceLocation)
+        let set = try await client.send(
+            .put,
+            "/user",
+            json: #"{"password":"the owner's new phrase"}"#,
+            bearer: verified.string("access_token")
+        )
+        #expect(set.status == .ok, sourceLocation: sourceLocation)
+        #expect(try await client.signIn(victim, "the owner's new phrase").status == .ok, sourceLocation: sourceLocation)
     }
 }

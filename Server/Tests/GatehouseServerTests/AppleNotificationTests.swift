@@ -81,6 +81,94 @@ struct AppleNotificationTests {
         }
     }
 
+    @Test func accountDeleteKeepsAPasswordlessUserWithAConfirmedAddress() async throws {
+        // Issue 31, finding 10: a user who signs in by e-mailed code and linked Apple is not
+        // "Apple only"; only the Apple identity goes.
+        try await Setup.withApple { client, apple, harness in
+            _ = try await client.post("/otp", #"{"email":"grace@example.com"}"#)
+            let code = try await client.waitForCode(to: "grace@example.com")
+            let owner = try await client.post(
+                "/verify",
+                #"{"type":"email","email":"grace@example.com","token":"\#(code)"}"#
+            )
+            let bearer = try #require(owner.string("access_token"))
+            let linked = try await Setup.signIn(client, apple, harness, subject: "apple-3", code: nil, bearer: bearer)
+            #expect(linked.status == .ok, "\(linked.text)")
+            let body = try apple.notification("account-delete", subject: "apple-3", now: harness.clock.now())
+            #expect(try await Self.notify(client, body).status == .ok)
+            let user = try await client.get("/user", bearer: bearer)
+            #expect(user.status == .ok, "the user stays: \(user.text)")
+            #expect(IDTokenTests.identities(user).allSatisfy { $0["provider"] as? String != "apple" })
+            // And still signs in by code.
+            harness.clock.advance(by: 61)
+            try await client.waitForMail(
+                to: "grace@example.com",
+                subject: "A new way to sign in was added to your account"
+            )
+            let mailed = await client.mailCount(to: "grace@example.com")
+            _ = try await client.post("/otp", #"{"email":"grace@example.com"}"#)
+            let again = try await client.waitForCode(to: "grace@example.com", after: mailed)
+            let signedIn = try await client.post(
+                "/verify",
+                #"{"type":"email","email":"grace@example.com","token":"\#(again)"}"#
+            )
+            #expect(signedIn.status == .ok)
+        }
+    }
+
+    @Test func accountDeleteWeighsTheAddressAppleVouchedFor() async throws {
+        try await Setup.withApple { client, apple, harness in
+            // Apple's private relay stops with the Apple account: that user had no other way in.
+            let relayed = try await Setup.signIn(
+                client,
+                apple,
+                harness,
+                subject: "apple-relay",
+                code: nil,
+                email: "x1y2@privaterelay.appleid.com"
+            )
+            // A real address Apple vouched for still signs in by code: that user stays.
+            let shared = try await Setup.signIn(
+                client,
+                apple,
+                harness,
+                subject: "apple-shared",
+                code: nil,
+                email: "lin@example.com"
+            )
+            for subject in ["apple-relay", "apple-shared"] {
+                let body = try apple.notification("account-delete", subject: subject, now: harness.clock.now())
+                #expect(try await Self.notify(client, body).status == .ok)
+            }
+            let admin = try await harness.server.serviceRoleToken()
+            let gone = try await client.get("/admin/users/\(relayed.user["id"] as? String ?? "")", bearer: admin)
+            #expect(gone.status == .notFound)
+            let kept = try await client.get("/admin/users/\(shared.user["id"] as? String ?? "")", bearer: admin)
+            #expect(kept.status == .ok)
+            #expect(IDTokenTests.identities(kept).allSatisfy { $0["provider"] as? String != "apple" })
+        }
+    }
+
+    @Test func aReplayedNotificationChangesNothing() async throws {
+        // Issue 31, finding 14: the same consent-revoked posted again within the hour must not end
+        // the session the user opened after the first.
+        try await Setup.withApple { client, apple, harness in
+            let first = try await Setup.signIn(client, apple, harness, code: nil)
+            let body = try apple.notification("consent-revoked", subject: "apple-1", now: harness.clock.now())
+            #expect(try await Self.notify(client, body).status == .ok)
+            #expect(try await Self.refresh(client, first).errorCode == "refresh_token_not_found")
+            harness.clock.advance(by: 300)
+            let second = try await Setup.signIn(client, apple, harness, code: nil)
+            let replay = try await Self.notify(client, body)
+            #expect(replay.status == .ok, "a replay answers 200")
+            #expect(try await Self.refresh(client, second).status == .ok, "and changes nothing")
+            // A new notification (another jti) still applies.
+            let fresh = try apple.notification("consent-revoked", subject: "apple-1", now: harness.clock.now())
+            #expect(try await Self.notify(client, fresh).status == .ok)
+            #expect(try await Self.refresh(client, second).errorCode == "refresh_token_not_found")
+        }
+    }
+
     @Test func emailEventsSetTheFlagInOrder() async throws {
         try await Setup.withApple { client, apple, harness in
             let session = try await Setup.signIn(client, apple, harness, code: nil)

@@ -43,10 +43,11 @@ struct AppleTokenTests {
         subject: String = "apple-1",
         code: String?,
         extra: [String: Any] = [:],
+        email: String? = nil,
         bearer: String? = nil
     ) async throws -> Reply {
         let nonce = UUID().uuidString
-        let token = try apple.provider.token(now: harness.clock.now(), subject: subject, rawNonce: nonce, email: nil)
+        let token = try apple.provider.token(now: harness.clock.now(), subject: subject, rawNonce: nonce, email: email)
         var body: [String: Any] = ["provider": "apple", "id_token": token, "nonce": nonce]
         if let code { body["authorization_code"] = code }
         if bearer != nil { body["link_identity"] = true }

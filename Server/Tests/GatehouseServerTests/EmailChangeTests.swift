@@ -1,7 +1,8 @@
 import Foundation
-import GatehouseServer
 import HTTPTypes
 import Testing
+
+@testable import GatehouseServer
 
 /// GoTrue's secure e-mail change, a guest's pending address, and the sign-up reply that tells
 /// no one who exists (`security.md` OWN-2, OWN-3, OWN-5, PW-8, EN-4).
@@ -114,22 +115,39 @@ struct EmailChangeTests {
         }
     }
 
-    @Test func userUpdatesHaveAPerUserLimit() async throws {
-        let harness = try await Harness.make { $0.rateLimits.userUpdates = 3 }
+    @Test func sensitiveChangesHaveALimitPerUserAndNetwork() async throws {
+        let harness = try await Harness.make {
+            $0.rateLimits.userUpdates = 3
+            $0.trustedProxies = [CIDR("127.0.0.1")!, CIDR("::1")!]
+            $0.rateLimitHeader = "X-Forwarded-For"
+        }
         defer { harness.removeFiles() }
         try await harness.live { client in
             let session = try await client.confirmedSession(email: "ada@example.com")
-            for _ in 0..<3 {
-                let ok = try await client.send(
+            let change: @Sendable (Int, String) async throws -> Reply = { index, network in
+                try await client.send(
                     .put,
                     "/user",
-                    json: #"{"data":{}}"#,
-                    bearer: session.string("access_token")
+                    json: #"{"password":"passphrase number \#(index)"}"#,
+                    bearer: session.string("access_token"),
+                    headers: ["X-Forwarded-For": network]
                 )
-                #expect(ok.status == .ok)
             }
-            let limited = try await client.send(.put, "/user", json: "{}", bearer: session.string("access_token"))
+            // A thief holding the token spends the budget of the thief's network,
+            for index in 0..<3 { #expect(try await change(index, "198.51.100.66").status == .ok) }
+            let limited = try await change(3, "198.51.100.66")
             #expect(limited.status == .tooManyRequests)
+            #expect(limited.header("Retry-After") != nil)
+            // never the owner's, on another network; and metadata alone is no sensitive change.
+            #expect(try await change(4, "203.0.113.5").status == .ok)
+            let metadata = try await client.send(
+                .put,
+                "/user",
+                json: #"{"data":{"theme":"dark"}}"#,
+                bearer: session.string("access_token"),
+                headers: ["X-Forwarded-For": "198.51.100.66"]
+            )
+            #expect(metadata.status == .ok)
         }
     }
 

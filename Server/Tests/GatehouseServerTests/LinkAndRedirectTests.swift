@@ -56,12 +56,19 @@ struct LinkAndRedirectTests {
             "//evil.example", "http://lоcalhost:3000/", "http://localhost:3000\\evil.example",
             "https://app.example.com/other", "https://app.example.com:444/auth/x", "http://app.example.com/auth/x",
             "https://app.example.com/authx",
+            // Issue 31, finding 9: dot segments, plain and percent-encoded, resolve outside /auth/.
+            "https://app.example.com/auth/../../x", "https://app.example.com/auth/%2e%2e/x",
+            "https://app.example.com/auth/%2E%2E/%2e%2e/x", "https://app.example.com/auth/.%2e/x",
+            "https://app.example.com/auth/..", "https://app.example.com/auth/x/../../y",
         ]
         let allowed = [
             ("http://localhost:3000/welcome?x=1", "http://localhost:3000/welcome?x=1#"),
             ("http://LOCALHOST:3000", "http://localhost:3000#"),
             ("https://app.example.com/auth/callback", "https://app.example.com/auth/callback#"),
             ("https://app.example.com:443/auth/", "https://app.example.com/auth/#"),
+            // Dot segments that stay inside the allowed path are resolved, not passed on.
+            ("https://app.example.com/auth/./x/../callback", "https://app.example.com/auth/callback#"),
+            ("https://app.example.com/other/../auth/cb", "https://app.example.com/auth/cb#"),
         ]
         try await harness.live { client in
             let location: @Sendable (String) async throws -> String = { redirect in
@@ -79,6 +86,11 @@ struct LinkAndRedirectTests {
                 #expect(target.hasPrefix(expected), "\(redirect) → \(target)")
             }
         }
+        // RFC 3986 §5.2.4's own examples.
+        #expect(RedirectPolicy.removingDotSegments("/a/b/c/./../../g") == "/a/g")
+        #expect(RedirectPolicy.removingDotSegments("mid/content=5/../6") == "mid/6")
+        #expect(RedirectPolicy.removingDotSegments("/../../g") == "/g")
+        #expect(RedirectPolicy.removingDotSegments("/a/%2E%2e/b") == "/b")
         #expect(RedirectPolicy.Entry("https://app.example.com/*/x") == nil)
         #expect(RedirectPolicy.Entry("https://app.example.com/a*") == nil)
         #expect(throws: ConfigurationError.self) {

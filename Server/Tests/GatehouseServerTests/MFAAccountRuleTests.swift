@@ -52,8 +52,13 @@ struct MFAAccountRuleTests {
 
             let pending = try await client.enroll(aal2.string("access_token"), name: "spare")
             let unverifiedRemoval = try await client.send(.delete, "/factors/\(pending.id)", bearer: aal1)
-            #expect(unverifiedRemoval.status == .ok, "an unverified factor goes at AAL1")
-            #expect(unverifiedRemoval.string("id") == pending.id)
+            #expect(unverifiedRemoval.errorCode == "insufficient_aal", "an MFA user's factors change only at AAL2")
+            let pendingRemoval = try await client.send(
+                .delete,
+                "/factors/\(pending.id)",
+                bearer: aal2.string("access_token")
+            )
+            #expect(pendingRemoval.string("id") == pending.id)
 
             let removed = try await client.send(.delete, "/factors/\(factor.id)", bearer: aal2.string("access_token"))
             #expect(removed.status == .ok)

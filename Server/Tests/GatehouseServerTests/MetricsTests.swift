@@ -93,7 +93,7 @@ struct MetricsTests {
             // challenge never issued).
             let noChallenge = try await client.post(
                 "/passkeys/authentication/verify",
-                #"{"challenge_id":"x","credential":\#(PasskeyTests.junkCredential)}"#
+                #"{"challenge_id":"\#(UUID().uuidString)","credential":\#(PasskeyTests.junkCredential)}"#
             )
             #expect(noChallenge.errorCode == "webauthn_challenge_not_found")
             let registration = try await client.post(

@@ -165,7 +165,25 @@ struct PasskeyTests {
                 "/passkeys/authentication/verify",
                 #"{"challenge_id":"x","credential":{}}"#
             )
-            #expect(badID.errorCode == "webauthn_challenge_not_found")
+            // Supabase's answers (issue 31, finding 16), before any challenge is looked up.
+            #expect(badID.status == .badRequest && badID.errorCode == "validation_failed")
+            #expect(badID.text.contains("challenge_id must be a valid UUID"))
+            let noCredential = try await client.post(
+                "/passkeys/authentication/verify",
+                #"{"challenge_id":"\#(UUID().uuidString)"}"#
+            )
+            #expect(noCredential.status == .badRequest && noCredential.errorCode == "validation_failed")
+            #expect(noCredential.text.contains("credential is required"))
+            let unknown = try await client.post(
+                "/passkeys/authentication/verify",
+                #"{"challenge_id":"\#(UUID().uuidString)","credential":{}}"#
+            )
+            #expect(unknown.errorCode == "webauthn_challenge_not_found", "a well-formed id is looked up")
+            for path in ["/passkeys/registration/verify"] {
+                let registration = try await client.post(path, #"{"challenge_id":"x","credential":{}}"#, bearer: token)
+                #expect(registration.errorCode == "validation_failed")
+                #expect(registration.text.contains("challenge_id must be a valid UUID"))
+            }
             let notJSON = try await client.post("/passkeys/authentication/verify", "{")
             #expect(notJSON.errorCode == "bad_json")
             let missing = try await client.send(.delete, "/passkeys/\(UUID().uuidString)", bearer: token)

@@ -38,7 +38,8 @@ struct StatementPlanTests {
         let harness = try await Harness.make { PasskeyTests.enabled(&$0) }
         defer { harness.removeFiles() }
         let admin = try await harness.server.serviceRoleToken()
-        let statements = try await StatementLog.recording {
+        let dialect: SQLDialect = if case .postgres = harness.configuration.database { .postgres } else { .sqlite }
+        let statements = try await StatementLog.recording(dialect) {
             try await Self.callEveryStorageMethod(harness.server.storage, now: harness.clock.now())
             try await harness.server.sweep()
             try await Self.runFlows(harness, admin: admin)  // closes the storage when done

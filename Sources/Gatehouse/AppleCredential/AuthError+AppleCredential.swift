@@ -28,4 +28,26 @@ extension AuthError {
             isRetryable: true
         )
     }
+
+    /// The error domain of `ASAuthorizationError` (`ASAuthorizationErrorDomain`).
+    static let authorizationErrorDomain = "com.apple.AuthenticationServices.AuthorizationError"
+
+    /// Sign in with Apple could not answer about a user (`getCredentialState` failed with
+    /// `domain` and `code`). `ASAuthorizationError.unknown` (1000) and `.notHandled` (1003)
+    /// mean the app lacks the Sign in with Apple capability or the device has no Apple Account:
+    /// asking again on the next activation cannot help, so they are not retryable. Anything
+    /// else may pass.
+    public static func appleCredentialStateFailure(domain: String, code: Int) -> AuthError {
+        let cannotPass = domain == authorizationErrorDomain && (code == 1000 || code == 1003)
+        return AuthError(
+            code: .providerUnavailable,
+            message: "Sign in with Apple could not say whether the Apple ID still authorizes the app.",
+            recoverySuggestion: cannotPass
+                ? "Check that the app has the Sign in with Apple capability and that the device is signed in to an "
+                    + "Apple Account."
+                : "The check runs again when the app becomes active.",
+            isRetryable: !cannotPass,
+            underlying: "\(domain) \(code)"
+        )
+    }
 }

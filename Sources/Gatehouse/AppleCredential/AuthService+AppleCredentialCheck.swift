@@ -1,27 +1,30 @@
 import Foundation
 
 extension AuthService {
-    /// Asks Sign in with Apple whether the signed-in user's Apple ID still authorizes the app,
-    /// and signs the user out when it definitively does not.
+    /// Asks Sign in with Apple whether the Apple ID that opened the signed-in session still
+    /// authorizes the app, and signs the user out when it definitively does not.
     ///
-    /// The service calls this itself after restoring a stored session at launch, when a user
-    /// lookup first names the user's Apple identity (a session stored by an older SDK), when the
-    /// app becomes active (UIKit platforms) and when Sign in with Apple posts
-    /// `credentialRevokedNotification`. Only a user with an Apple identity
-    /// (``User/appleUserID``) is asked about, through ``Configuration/appleCredentialState``.
-    /// `revoked` and `notFound` end the session as a sign-out does (stored session first, then
-    /// the state, ``AuthEvent/signedOut``, then the server, best-effort) and set
-    /// ``sessionEndReason`` to ``ErrorCode/appleCredentialRevoked``; `authorized`,
-    /// `transferred`, an error or no answer within ``Configuration/appleCredentialCheckTimeout``
-    /// keep the session, so an offline device is never signed out. A check already running is
-    /// joined.
+    /// Only a session opened by Sign in with Apple **on this device** is asked about
+    /// (``Session/appleUserIDToCheck``): `getCredentialState(forUserID:)` answers for the Apple
+    /// Account signed in on this device, so a user who linked Apple on their iPhone and signs in
+    /// with a password, a code or a passkey on an iPad, a Mac or a work phone would get
+    /// `notFound` there. The service calls this itself after restoring a stored session at
+    /// launch, when a user lookup first names the Apple identity of a session stored without
+    /// it, when the app becomes active (at most every
+    /// ``Configuration/appleCredentialCheckInterval``, and not after a failure that cannot
+    /// pass) and when Sign in with Apple posts `credentialRevokedNotification`. In a Simulator
+    /// it never asks unless ``Configuration/checksAppleCredentialInSimulator`` is set (iOS 18
+    /// Simulators answer `revoked` for everyone). `revoked` and `notFound` end the session as a
+    /// sign-out does (stored session first, then the state, ``AuthEvent/signedOut``, then the
+    /// server, best-effort) and set ``sessionEndReason`` to ``ErrorCode/appleCredentialRevoked``;
+    /// `authorized`, `transferred`, an error or no answer within
+    /// ``Configuration/appleCredentialCheckTimeout`` keep the session, so an offline device is
+    /// never signed out. A check already running is joined.
     ///
     /// - Returns: Apple's answer, or `nil` when nobody was asked or no answer came.
     @discardableResult
     public func checkAppleCredential() async -> AppleCredentialState? {
-        if let running = appleCredentialCheck { return await running.value }
-        guard let task = startAppleCredentialCheck() else { return nil }
-        return await task.value
+        await checkAppleCredential(.request)
     }
 
     /// Waits for the Sign in with Apple check, if one is running. Useful in tests; apps observe
@@ -30,18 +33,39 @@ extension AuthService {
         _ = await appleCredentialCheck?.value
     }
 
-    /// Starts the check in the background when there is someone to ask about.
+    /// Runs (or joins) a check that `trigger` started, if the schedule allows one.
     @discardableResult
-    func startAppleCredentialCheck() -> Task<AppleCredentialState?, Never>? {
+    func checkAppleCredential(_ trigger: AppleCredentialCheckSchedule.Trigger) async -> AppleCredentialState? {
+        if let running = appleCredentialCheck { return await running.value }
+        guard let task = startAppleCredentialCheck(trigger) else { return nil }
+        return await task.value
+    }
+
+    /// Starts the check in the background when there is someone to ask about and the schedule
+    /// allows it.
+    @discardableResult
+    func startAppleCredentialCheck(_ trigger: AppleCredentialCheckSchedule.Trigger) -> Task<AppleCredentialState?, Never>? {
         if let running = appleCredentialCheck { return running }
-        guard let provider = configuration.appleCredentialState, let user = tokens?.user,
-            let appleUserID = user.appleUserID
+        guard let provider = configuration.appleCredentialState, let current = tokens,
+            let appleUserID = current.appleUserIDToCheck
         else { return nil }
+        let skipsSimulator = configuration.environment.isSimulator && !configuration.checksAppleCredentialInSimulator
+        if let skip = appleCredentialSchedule.skip(
+            trigger,
+            generation: generation,
+            now: configuration.clock.now(),
+            interval: configuration.appleCredentialCheckInterval,
+            skipsSimulator: skipsSimulator
+        ) {
+            configuration.log(.debug, "Sign in with Apple not asked", ["reason": "\(skip)", "trigger": "\(trigger)"])
+            return nil
+        }
+        let userID = current.user.id
         // The task starts only after this method returns (both on the main actor), so the
         // handle is set before the task clears it.
         let task = Task {
             defer { self.appleCredentialCheck = nil }
-            return await self.runAppleCredentialCheck(provider, appleUserID: appleUserID, userID: user.id)
+            return await self.runAppleCredentialCheck(provider, appleUserID: appleUserID, userID: userID)
         }
         appleCredentialCheck = task
         return task
@@ -64,7 +88,12 @@ extension AuthService {
         case .success(let answered):
             state = answered
         case .failure(let error):
-            configuration.log(.info, "Sign in with Apple gave no answer; session kept", ["code": error.code.rawValue])
+            configuration.log(
+                .info,
+                "Sign in with Apple gave no answer; session kept",
+                ["code": error.code.rawValue, "retryable": "\(error.isRetryable)"]
+            )
+            appleCredentialSchedule.recordFailure(error, generation: started)
             return nil
         }
         guard state.endsSession, started == generation, let ending = tokens, ending.user.id == userID else {

@@ -4,7 +4,9 @@ public import Foundation
 public struct IDTokenCredential: Sendable, Equatable {
     /// The identity provider.
     public enum Provider: String, Sendable, Equatable, CaseIterable {
+        /// Sign in with Apple.
         case apple
+        /// Google Sign-In.
         case google
     }
 
@@ -38,5 +40,16 @@ public struct IDTokenCredential: Sendable, Equatable {
         self.accessToken = accessToken
         self.authorizationCode = authorizationCode
         self.fullName = fullName
+    }
+
+    /// The token's `sub` (unverified: the server verifies the token), the provider's identifier
+    /// of the person; for Apple, the user identifier Sign in with Apple knows on this device.
+    public var subject: String? { AccessTokenClaims.subject(of: idToken) }
+
+    /// The Apple user a session `new` opened with this credential was signed in as, for the
+    /// credential check (``Session/appleSignInUserID``); `nil` for Google.
+    func appleSignInUserID(of new: Session) -> String? {
+        guard provider == .apple else { return nil }
+        return subject ?? new.user.appleUserID
     }
 }

@@ -13,7 +13,7 @@ import Crypto
 /// request differs:
 ///
 /// - Apple: ``sha256`` (`ASAuthorizationAppleIDRequest.nonce`); the ID token carries the hash.
-///   `ASAuthorizationAppleIDProvider().gatehouseRequest(nonce:)` sets it.
+///   `request.configure(for: nonce)` sets it (and asks for the name and address).
 /// - Google: ``raw``. GoogleSignIn (8.1 and later) puts the nonce it is given into the ID
 ///   token as is, unhashed; for Google the server accepts a token carrying either the raw
 ///   nonce or its SHA-256.
@@ -21,9 +21,9 @@ import Crypto
 /// ```swift
 /// // Sign in with Apple
 /// let nonce = SignInNonce()
-/// request.nonce = nonce.sha256
-/// // … after Apple answers:
-/// try await auth.signInWithApple(idToken: idToken, nonce: nonce.raw)
+/// request.configure(for: nonce)
+/// // … after Apple answers, with the whole credential (its code and name too):
+/// try await auth.signInWithApple(credential: appleIDCredential, nonce: nonce)
 ///
 /// // Google
 /// let nonce = SignInNonce()

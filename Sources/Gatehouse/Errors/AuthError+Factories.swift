@@ -73,13 +73,24 @@ extension AuthError {
         )
     }
 
-    /// The stored session is unreadable; it was left in place.
+    /// The stored session file is unreadable; it was left in place.
     public static func storageCorrupt(location: String, underlying: String? = nil) -> AuthError {
         AuthError(
             code: .storageCorrupt,
             message: "The stored session at \(location) is unreadable.",
             recoverySuggestion:
                 "Sign in again to replace it (the unreadable copy is kept beside it), or remove the file.",
+            underlying: underlying
+        )
+    }
+
+    /// The keychain item holding the session is unreadable (written by a newer release, or
+    /// damaged); it was left in place until a sign-in replaces it.
+    public static func storageCorrupt(keychainItem: String, underlying: String? = nil) -> AuthError {
+        AuthError(
+            code: .storageCorrupt,
+            message: "The session saved in the keychain (\(keychainItem)) is unreadable.",
+            recoverySuggestion: "Sign in again to replace it.",
             underlying: underlying
         )
     }
@@ -96,12 +107,28 @@ extension AuthError {
 
     /// The keychain refused because the app is not signed with a keychain entitlement.
     public static func missingKeychainEntitlement() -> AuthError {
-        AuthError(
+        missingKeychainEntitlement(accessGroup: nil)
+    }
+
+    /// The keychain refused because the app is not entitled to `accessGroup` (iOS, tvOS,
+    /// watchOS, visionOS: a Keychain Sharing group missing from the app's or the extension's
+    /// entitlements), or, without a group, to the keychain at all.
+    public static func missingKeychainEntitlement(accessGroup: String?) -> AuthError {
+        guard let accessGroup else {
+            return AuthError(
+                code: .missingEntitlement,
+                message: "The app is not entitled to use the keychain (errSecMissingEntitlement).",
+                recoverySuggestion:
+                    "Sign the app with a provisioning profile that has the keychain-access-groups entitlement "
+                    + "(Keychain Sharing); unit tests need a host app."
+            )
+        }
+        return AuthError(
             code: .missingEntitlement,
-            message: "The app is not entitled to use the keychain (errSecMissingEntitlement).",
+            message: "The app is not entitled to the keychain access group \(accessGroup) (errSecMissingEntitlement).",
             recoverySuggestion:
-                "Sign the app with a provisioning profile that has the keychain-access-groups entitlement "
-                + "(Keychain Sharing); unit tests need a host app."
+                "Add the group to the Keychain Sharing capability (keychain-access-groups, with the team id "
+                + "prefix) of the app and of every extension that shares the session."
         )
     }
 
@@ -141,6 +168,16 @@ extension AuthError {
             recoverySuggestion: "Try again.",
             isRetryable: true,
             underlying: String(describing: error)
+        )
+    }
+
+    /// An ``AuthSession`` value's operations were used after its ``AuthService`` was released,
+    /// or on a value made by hand.
+    public static func disconnectedSession() -> AuthError {
+        AuthError(
+            code: .notSupported,
+            message: "This session is not connected to an AuthService, so it cannot start an operation.",
+            recoverySuggestion: "Read the session from the app's AuthService (or its @Shared key) and try again."
         )
     }
 }

@@ -18,8 +18,12 @@ public struct AccountStatus: Sendable, Hashable {
         case guest
         /// Nobody is signed in.
         case signedOut = "signed_out"
-        /// The session has not been read yet, or could not be (a locked device).
+        /// The session has not been read yet, or could not be for a reason that passes (a
+        /// locked device): the service reads it again by itself.
         case unknown
+        /// The stored session cannot be read and retrying will not help (an unreadable item, a
+        /// missing keychain entitlement): the person must sign in again.
+        case unavailable
     }
 
     /// Who is signed in.
@@ -39,8 +43,14 @@ public struct AccountStatus: Sendable, Hashable {
     /// The status for a session lifecycle value.
     public init(session: Loadable<User?>, isConfirmedByServer: Bool) {
         switch session {
-        case .notInitiated, .loading, .failure:
+        case .notInitiated, .loading:
             self.init(kind: .unknown, maskedIdentifier: nil, isConfirmedByServer: false)
+        case .failure(let error):
+            self.init(
+                kind: error.isRetryable ? .unknown : .unavailable,
+                maskedIdentifier: nil,
+                isConfirmedByServer: false
+            )
         case .success(nil):
             self.init(kind: .signedOut, maskedIdentifier: nil, isConfirmedByServer: false)
         case .success(let user?):
@@ -64,6 +74,7 @@ public struct AccountStatus: Sendable, Hashable {
         case .guest: return GatehouseText.localized("account.guest", "Guest")
         case .signedOut: return GatehouseText.localized("account.signedOut", "Not signed in")
         case .unknown: return GatehouseText.localized("account.unknown", "Checking…")
+        case .unavailable: return GatehouseText.localized("account.unavailable", "Sign-in needed")
         }
     }
 

@@ -16,6 +16,9 @@ public struct AuthSession: Sendable, Equatable {
     /// Why the session could not be saved, until a later save succeeds: the user stays signed
     /// in for this run, but a relaunch will not find the session.
     public var storageError: AuthError?
+    /// The operations of the service this value came from, in seed 002's callback shape
+    /// (`operations?.signInAsGuest()`); `nil` for a value made by hand. Not part of equality.
+    public internal(set) var operations: AuthOperations?
 
     /// Creates a session value.
     public init(
@@ -56,4 +59,11 @@ public struct AuthSession: Sendable, Equatable {
 
     /// Whether the user must still enter a code of their authenticator app.
     public var isSecondFactorRequired: Bool { state.isSecondFactorRequired }
+
+    /// Two values are equal when their state, status and errors are; the service they came
+    /// from does not count.
+    public static func == (lhs: AuthSession, rhs: AuthSession) -> Bool {
+        lhs.state == rhs.state && lhs.operationStatus == rhs.operationStatus && lhs.error == rhs.error
+            && lhs.storageError == rhs.storageError
+    }
 }

@@ -13,6 +13,15 @@ public struct Session: Sendable, Equatable, Codable {
     /// The session's assurance level (the access token's `aal`): `aal2` once a code of the
     /// user's authenticator app was verified in it.
     public var aal: AssuranceLevel.Level
+    /// The Apple user identifier (`ASAuthorizationAppleIDCredential.user`, the `sub` of the
+    /// Apple ID token) when this session was opened by Sign in with Apple on this device; `nil`
+    /// after any other sign-in, even of a user with an Apple identity linked.
+    ///
+    /// ``AuthService`` records it at the sign-in and keeps it across refreshes and second-factor
+    /// verification; the Sign in with Apple credential check
+    /// (``AuthService/checkAppleCredential()``) asks Apple only about this user. Sessions stored
+    /// before it was recorded decode with `nil` (the check then reads the access token's `amr`).
+    public var appleSignInUserID: String?
 
     /// Creates a session.
     public init(
@@ -20,13 +29,15 @@ public struct Session: Sendable, Equatable, Codable {
         refreshToken: String,
         expiresAt: Date,
         user: User,
-        aal: AssuranceLevel.Level = .aal1
+        aal: AssuranceLevel.Level = .aal1,
+        appleSignInUserID: String? = nil
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresAt = expiresAt
         self.user = user
         self.aal = aal
+        self.appleSignInUserID = appleSignInUserID
     }
 
     /// The session's level and the level the user's verified factors reach.
@@ -42,6 +53,29 @@ public struct Session: Sendable, Equatable, Codable {
         user = try c.decode(User.self, forKey: .user)
         // Sessions stored before assurance levels existed are AAL1.
         aal = try c.decodeIfPresent(AssuranceLevel.Level.self, forKey: .aal) ?? .aal1
+        // Sessions stored before the Sign in with Apple origin was recorded have none.
+        appleSignInUserID = try c.decodeIfPresent(String.self, forKey: .appleSignInUserID)
+    }
+
+    /// The Apple user Sign in with Apple is asked about for this session: the one recorded at
+    /// its sign-in on this device, or, for a session stored before that was recorded, the
+    /// user's Apple identity when the access token's `amr` says Sign in with Apple opened the
+    /// session (a Gatehouse server writes `{"method": "oauth", "provider": "apple"}`). `nil` for
+    /// every other sign-in: a password, a code or a passkey of a user who linked Apple elsewhere
+    /// is never asked about, since Apple answers only for the Apple Account of this device.
+    public var appleUserIDToCheck: String? {
+        if let appleSignInUserID { return appleSignInUserID }
+        return AccessTokenClaims.openedBySignInWithApple(accessToken) ? user.appleUserID : nil
+    }
+
+    /// This session with the Sign in with Apple origin of `earlier`, when both belong to the
+    /// same user and this one records none (a refresh or a second factor keeps the session's
+    /// origin; the backend does not know it).
+    func keepingAppleSignIn(of earlier: Session?) -> Session {
+        guard appleSignInUserID == nil, let earlier, earlier.user.id == user.id else { return self }
+        var kept = self
+        kept.appleSignInUserID = earlier.appleSignInUserID
+        return kept
     }
 
     /// Whether the access token expires within `leeway` seconds of `now`.

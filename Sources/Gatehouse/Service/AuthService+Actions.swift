@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Fire-and-forget forms for button actions: they start the operation and return at once.
 /// Progress and errors show in ``AuthService/authSession``; the optional callbacks run on the
 /// main actor when the operation ends.
@@ -36,14 +38,28 @@ extension AuthService {
         launch({ try await self.signInAnonymously() }, onSuccess, onError)
     }
 
-    /// Starts ``signInWithApple(idToken:nonce:authorizationCode:fullName:)``.
+    /// Starts ``signInWithApple(idToken:nonce:authorizationCode:fullName:)``; on Apple
+    /// platforms prefer `signInWithApple(credential:nonce:onSuccess:onError:)`.
     public func signInWithApple(
         idToken: String,
         nonce: String?,
+        authorizationCode: String?,
+        fullName: PersonNameComponents?,
         onSuccess: (@MainActor (User) -> Void)? = nil,
         onError: (@MainActor (AuthError) -> Void)? = nil
     ) {
-        launch({ try await self.signInWithApple(idToken: idToken, nonce: nonce) }, onSuccess, onError)
+        launch(
+            {
+                try await self.signInWithApple(
+                    idToken: idToken,
+                    nonce: nonce,
+                    authorizationCode: authorizationCode,
+                    fullName: fullName
+                )
+            },
+            onSuccess,
+            onError
+        )
     }
 
     /// Starts ``signInWithGoogle(idToken:nonce:)``.
@@ -88,23 +104,35 @@ extension AuthService {
         )
     }
 
-    /// Starts ``deleteAccount()``.
+    /// Starts ``deleteAccount(nonce:)``.
     public func deleteAccount(
+        nonce: String? = nil,
         onSuccess: (@MainActor () -> Void)? = nil,
         onError: (@MainActor (AuthError) -> Void)? = nil
     ) {
-        launch({ try await self.deleteAccount() }, onSuccess.map { callback in { _ in callback() } }, onError)
+        launch(
+            { try await self.deleteAccount(nonce: nonce) },
+            onSuccess.map { callback in { _ in callback() } },
+            onError
+        )
     }
 
-    /// Starts ``signOut(scope:)``; sign-out never fails, so there is only a completion callback.
-    public func signOut(scope: LogoutScope = .local, onSuccess: (@MainActor () -> Void)? = nil) {
+    /// Starts ``signOut(scope:nonce:)``; sign-out never fails here, so there is only a completion
+    /// callback (a refusal to end the other devices' sessions shows in ``operationError``).
+    public func signOut(
+        scope: LogoutScope = .local,
+        nonce: String? = nil,
+        onSuccess: (@MainActor () -> Void)? = nil
+    ) {
         Task {
-            await self.signOut(scope: scope)
+            await self.signOut(scope: scope, nonce: nonce)
             onSuccess?()
         }
     }
 
-    private func launch<Result: Sendable>(
+    /// Starts `body` in a task and reports its end to the callbacks; the body itself updates
+    /// the operation status.
+    func launch<Result: Sendable>(
         _ body: @escaping @MainActor () async throws -> Result,
         _ onSuccess: (@MainActor (Result) -> Void)?,
         _ onError: (@MainActor (AuthError) -> Void)?

@@ -35,7 +35,7 @@ extension AuthService {
             let user = try await operation {
                 let started = generation
                 let new = try await backend.signIn(with: credential, upgrading: nil)
-                try await establish(new, startedIn: started)
+                try await establish(new, startedIn: started, appleSignInUserID: credential.appleSignInUserID(of: new))
                 return new.user
             }
             return .signedIntoExistingAccount(user, previousGuestID: guest.id)

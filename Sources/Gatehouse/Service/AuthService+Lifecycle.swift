@@ -30,7 +30,12 @@ extension AuthService {
     ///
     /// The state is published at once; the write to the store is queued at once too (so it
     /// lands before any later write or delete) and awaited, and a failed write is published.
-    func establish(_ new: Session, startedIn started: Int) async throws {
+    ///
+    /// - Parameter appleSignInUserID: The Apple user whose Sign in with Apple on this device
+    ///   opened the session (``Session/appleSignInUserID``); `nil` for any other sign-in.
+    func establish(_ new: Session, startedIn started: Int, appleSignInUserID: String? = nil) async throws {
+        var new = new
+        new.appleSignInUserID = appleSignInUserID
         guard started == generation else { throw AuthError.sessionSuperseded() }
         guard storeHasBeenRead else {
             // Never overwrite a store this process has not read (a locked keychain may hold
@@ -102,8 +107,8 @@ extension AuthService {
         session = .success(user)
         events.send(.userUpdated(user))
         await persist(current)
-        // A session stored before users carried their identities (or an Apple ID linked
-        // elsewhere) is asked about as soon as the Apple identity is known.
-        if learnedAppleIdentity { startAppleCredentialCheck() }
+        // A session that Sign in with Apple opened, stored before users carried their
+        // identities, is asked about as soon as the Apple identity is known.
+        if learnedAppleIdentity { startAppleCredentialCheck(.identityLearned) }
     }
 }

@@ -31,31 +31,68 @@ extension AuthService {
     public func restoreSessionIfNeeded() async {
         switch session {
         case .notInitiated: await restoreSession()
-        case .loading: await restoreTask?.value
+        case .loading: await joinRunningRestore()
         case .success, .failure: return
         }
     }
 
     /// Tells the service that protected data (the keychain, protected files) can be read now.
     ///
-    /// When the last restore failed because the store could not be read, it runs again. UIKit
-    /// platforms call this by themselves (`protectedDataDidBecomeAvailableNotification`, and
-    /// when the app becomes active); call it from other lifecycle signals you have.
+    /// When the last restore failed for a reason that may pass (a locked keychain,
+    /// ``AuthError/isRetryable``), it runs again; a failure that cannot pass (an unreadable
+    /// item, a missing entitlement) waits for the person (``AuthGate/SessionErrorAction``).
+    /// UIKit platforms call this by themselves (`protectedDataDidBecomeAvailableNotification`,
+    /// and when the app becomes active); call it from other lifecycle signals you have.
     public func protectedDataDidBecomeAvailable() async {
-        guard case .failure = session else { return }
+        guard case .failure(let error) = session, error.isRetryable else { return }
         await restoreSession()
     }
 
+    /// Tells the service that the app became active. The service observes this itself on iOS,
+    /// iPadOS, Mac Catalyst, tvOS, visionOS (UIKit), macOS (AppKit) and watchOS (WatchKit).
+    ///
+    /// A restore that failed for a reason that may pass runs again, and Sign in with Apple is
+    /// asked about a session it opened on this device, at most every
+    /// ``Configuration/appleCredentialCheckInterval`` (``checkAppleCredential()``).
+    public func applicationDidBecomeActive() async {
+        applicationWillEnterForeground()
+        await protectedDataDidBecomeAvailable()
+        await checkAppleCredential(.activation)
+    }
+
+    /// Tells the service that the app entered the background (observed by itself on UIKit
+    /// platforms and watchOS): until it comes back, a refresh never waits for the
+    /// cross-process refresh lock, which iOS does not let a suspended app hold.
+    public func applicationDidEnterBackground() {
+        backgroundState.withLock { $0 = true }
+    }
+
+    /// Tells the service that the app is coming back to the foreground.
+    public func applicationWillEnterForeground() {
+        backgroundState.withLock { $0 = false }
+    }
+
     /// Reads the store and publishes what it holds; joins a read already running.
+    ///
+    /// The read runs in the caller's task, with no task of its own: a store that reads without
+    /// blocking is read on the main actor, so the stored session is published before any thread
+    /// hop, and the background verification it starts runs once the caller has its answer.
     func restoreStoredSession() async {
-        if let running = restoreTask {
-            await running.value
+        if restoreWaiters != nil {
+            await joinRunningRestore()
             return
         }
-        let task = Task { await self.readStoreAndPublish() }
-        restoreTask = task
-        await task.value
-        if restoreTask == task { restoreTask = nil }
+        restoreWaiters = []
+        await readStoreAndPublish()
+        let waiters = restoreWaiters ?? []
+        restoreWaiters = nil
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits for the restore that is running, if any.
+    private func joinRunningRestore() async {
+        guard restoreWaiters != nil else { return }
+        await withCheckedContinuation { restoreWaiters?.append($0) }
     }
 
     private func readStoreAndPublish() async {
@@ -84,7 +121,7 @@ extension AuthService {
         events.send(.initialSession(stored?.user))
         if stored != nil {
             startVerification()
-            startAppleCredentialCheck()
+            startAppleCredentialCheck(.launch)
         }
     }
 

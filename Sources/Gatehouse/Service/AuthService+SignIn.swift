@@ -59,21 +59,28 @@ extension AuthService {
         }
     }
 
-    /// Signs in with an ID token from Sign in with Apple. A signed-in guest is upgraded in
-    /// place where the backend allows.
+    /// Signs in with the parts of a Sign in with Apple credential. A signed-in guest is
+    /// upgraded in place where the backend allows.
+    ///
+    /// On Apple platforms pass the credential itself to `signInWithApple(credential:nonce:)`,
+    /// which takes every part from it. This form is for credentials that arrive otherwise (a
+    /// web view, another process): pass all of them.
     ///
     /// - Parameters:
     ///   - idToken: The identity token Apple returned.
     ///   - nonce: The raw nonce whose SHA-256 was sent in the Apple request.
-    ///   - authorizationCode: Apple's one-time authorization code, when the app has it.
-    ///   - fullName: The name Apple gave (on the first authorization only); the server keeps it
-    ///     in the user's metadata where those fields are empty.
+    ///   - authorizationCode: Apple's one-time authorization code. Without it the server holds
+    ///     no Apple refresh token, so deleting the account cannot revoke the user's Apple tokens
+    ///     (App Store Review Guideline 5.1.1(v)): a sign-in without it logs a warning and stops
+    ///     a debug build (``Configuration/developerAlarm``).
+    ///   - fullName: The name Apple gave (on the first authorization only; `nil` later); the
+    ///     server keeps it in the user's metadata where those fields are empty.
     @discardableResult
     public func signInWithApple(
         idToken: String,
         nonce: String?,
-        authorizationCode: String? = nil,
-        fullName: PersonNameComponents? = nil
+        authorizationCode: String?,
+        fullName: PersonNameComponents?
     ) async throws -> User {
         try await signIn(
             with: IDTokenCredential(
@@ -98,17 +105,38 @@ extension AuthService {
         try await signIn(with: IDTokenCredential(provider: .google, idToken: idToken, nonce: nonce))
     }
 
-    /// Signs in with any supported ID token.
+    /// Signs in with any supported ID token. An Apple credential should carry its
+    /// ``IDTokenCredential/authorizationCode`` and, on the first authorization, its
+    /// ``IDTokenCredential/fullName`` (see ``signInWithApple(idToken:nonce:authorizationCode:fullName:)``).
     @discardableResult
     public func signIn(with credential: IDTokenCredential) async throws -> User {
-        try await operation {
+        reportMissingAuthorizationCode(credential)
+        return try await operation {
             try await requireStoreRead()
             let started = generation
             let guest = tokens.flatMap { $0.user.isAnonymous ? $0 : nil }
             let new = try await backend.signIn(with: credential, upgrading: guest)
-            try await establish(new, startedIn: started)
+            try await establish(new, startedIn: started, appleSignInUserID: credential.appleSignInUserID(of: new))
             return new.user
         }
+    }
+
+    /// Logs a Sign in with Apple that lacks its authorization code, and stops a debug build
+    /// (outside tests and previews) so that the developer passes it.
+    func reportMissingAuthorizationCode(_ credential: IDTokenCredential) {
+        guard credential.provider == .apple, credential.authorizationCode?.isEmpty ?? true else { return }
+        configuration.log(
+            .warning,
+            "Sign in with Apple without its authorization code: the server cannot revoke the user's Apple "
+                + "tokens when the account is deleted",
+            ["guideline": "5.1.1(v)"]
+        )
+        configuration.developerAlarm.raise(
+            "Sign in with Apple was called without the credential's authorizationCode. Pass the "
+                + "ASAuthorizationAppleIDCredential to signInWithApple(credential:nonce:), which sends the code and "
+                + "the name; without the code the server cannot revoke the user's Apple tokens when the account is "
+                + "deleted (App Store Review Guideline 5.1.1(v))."
+        )
     }
 
     /// Sends a one-time sign-in code to an e-mail address.
@@ -133,12 +161,20 @@ extension AuthService {
     }
 
     /// Changes the signed-in user's e-mail, password or metadata.
+    ///
+    /// A new password or address is a sensitive action (``SensitiveAction/changePassword``,
+    /// ``SensitiveAction/changeEmail``): more than 10 minutes after the sign-in the server asks
+    /// for proof (``ErrorCode/reauthenticationNeeded``): the code ``reauthenticate()`` e-mails,
+    /// as ``UserChanges/nonce``, or, for a password, ``UserChanges/currentPassword``.
     @discardableResult
     public func updateUser(_ changes: UserChanges) async throws -> User {
         try await operation {
+            var changes = changes
+            changes.nonce = try Self.reauthenticationCode(changes.nonce)
             guard let current = tokens else { throw AuthError.notSignedIn() }
             let started = generation
-            let user = try await backend.updateUser(changes, for: current)
+            let action: SensitiveAction = changes.email == nil ? .changePassword : .changeEmail
+            let user = try await explaining(action) { try await backend.updateUser(changes, for: current) }
             guard started == generation else { throw AuthError.sessionSuperseded() }
             let wasAnonymous = current.user.isAnonymous
             await applyUser(user)
@@ -152,13 +188,18 @@ extension AuthService {
     /// Deletes the signed-in user's account on the server, then forgets the session locally.
     ///
     /// Nothing changes locally if the server refuses; an account that is already gone counts
-    /// as deleted.
-    public func deleteAccount() async throws {
+    /// as deleted. A sensitive action (``SensitiveAction/deleteAccount``): more than 10 minutes
+    /// after the sign-in the server asks for a reauthentication code
+    /// (``ErrorCode/reauthenticationNeeded``; see ``withReauthentication(_:asking:perform:)``).
+    ///
+    /// - Parameter nonce: The code ``reauthenticate()`` e-mailed, when the server asks for one.
+    public func deleteAccount(nonce: String? = nil) async throws {
         try await operation {
+            let nonce = try Self.reauthenticationCode(nonce)
             guard let current = tokens else { throw AuthError.notSignedIn() }
             let started = generation
             do {
-                try await backend.deleteAccount(current)
+                try await explaining(.deleteAccount) { try await backend.deleteAccount(current, nonce: nonce) }
             } catch let error as AuthError where error.code == .userNotFound {
                 // Already gone: finish the local part.
             }

@@ -50,10 +50,18 @@ extension AuthService {
         let task = Task<Session, any Error> {
             defer { if self.refreshFlight?.id == id { self.refreshFlight = nil } }
             // Processes sharing the store refresh one at a time; one that waited finds the new
-            // pair in the store below and adopts it. Without the lock (none, or it timed out)
-            // the server's reuse interval still answers a concurrent refresh.
-            let release = try? await self.store.refreshLock?.acquire()
-            defer { release?() }
+            // pair in the store below and adopts it. The lock is held inside a background
+            // activity and let go when it expires (RefreshLockHold). Without the lock (none, no
+            // background time, busy while in the background, or timed out) the server's reuse
+            // interval still answers a concurrent refresh.
+            let backgroundState = self.backgroundState
+            let hold = await RefreshLockHold.take(
+                self.store.refreshLock,
+                activity: self.configuration.backgroundActivity,
+                isInBackground: { backgroundState.withLock { $0 } },
+                log: self.configuration.log
+            )
+            defer { hold?.release() }
             var current = entry
             // Another process sharing the store (an app extension, a second CLI run) may have
             // rotated the token already: adopt its session rather than presenting a used token.
@@ -77,8 +85,9 @@ extension AuthService {
                 throw authError
             }
             guard started == self.generation else { throw AuthError.sessionSuperseded() }
-            await self.adoptRefreshed(fresh)
-            return fresh
+            let kept = fresh.keepingAppleSignIn(of: current)
+            await self.adoptRefreshed(kept)
+            return kept
         }
         refreshFlight = RefreshFlight(id: id, generation: started, task: task)
         return try await task.value

@@ -15,7 +15,7 @@ public import Observation
 /// struct MyApp: App {
 ///     @State private var auth = AuthService(backend: GoTrueBackend(url: serverURL))
 ///     var body: some Scene {
-///         WindowGroup { AuthGuardView(auth: auth) { MainView() } signIn: { SignInView() } }
+///         WindowGroup { AuthGuardView(auth: auth) { _ in MainView() } signIn: { SignInView() } }
 ///     }
 /// }
 /// ```
@@ -26,7 +26,7 @@ public import Observation
 ///   verifies it with the backend afterwards.
 /// - Only definitive server answers (``AuthError/endsSession``) sign a user out; a network
 ///   failure or a locked store never does.
-/// - ``signOut(scope:)`` never fails: it deletes the stored session first, publishes the
+/// - ``signOut(scope:nonce:)`` never fails: it deletes the stored session first, publishes the
 ///   signed-out state, and only then tells the backend, best-effort. App data is not touched.
 /// - Token refresh is single-flight, and a result that arrives after sign-out or after another
 ///   user signed in is dropped.
@@ -74,14 +74,22 @@ public final class AuthService {
     @ObservationIgnored var refreshFlight: RefreshFlight?
     @ObservationIgnored var nextFlightID = 0
     @ObservationIgnored var verification: Task<Void, Never>?
-    /// The store read in progress, joined by concurrent restores.
-    @ObservationIgnored var restoreTask: Task<Void, Never>?
+    /// While a restore reads the store: the restores waiting to join it (`nil` when none runs).
+    @ObservationIgnored var restoreWaiters: [CheckedContinuation<Void, Never>]?
     /// Whether this process has read the store (or written or cleared it after reading): only
     /// then may a sign-in replace what it holds.
     @ObservationIgnored var storeHasBeenRead = false
     @ObservationIgnored var lifecycleObservers: LifecycleObservers?
     /// The Sign in with Apple check in progress, joined by concurrent checks.
     @ObservationIgnored var appleCredentialCheck: Task<AppleCredentialState?, Never>?
+    /// When the Sign in with Apple check last asked, and whether it failed for good.
+    @ObservationIgnored var appleCredentialSchedule = AppleCredentialCheckSchedule()
+    /// The passkey request in progress on this service's screens (one at a time, cancelled with
+    /// its task): `PasskeyAuthorization` runs `ASAuthorizationController` through it.
+    @ObservationIgnored let passkeyFlight = AuthorizationFlight<PasskeyAuthenticatorResponse>()
+    /// Whether the app is in the background (``applicationDidEnterBackground()``), read by
+    /// refreshes off the main actor while they wait for the refresh lock.
+    nonisolated let backgroundState = Locked(false)
 
     /// Creates the service.
     ///
@@ -107,7 +115,14 @@ public final class AuthService {
 
     /// The value a view reads: state, operation status and errors together.
     public var authSession: AuthSession {
-        AuthSession(state: state, operationStatus: operationStatus, error: operationError, storageError: storageError)
+        var session = AuthSession(
+            state: state,
+            operationStatus: operationStatus,
+            error: operationError,
+            storageError: storageError
+        )
+        session.operations = AuthOperations(service: self)
+        return session
     }
 
     /// What a settings screen shows about the account: signed in, guest or signed out, with a

@@ -1,18 +1,30 @@
-// Apple-only call sites in this file: NotificationCenter observers of (UIKit on iOS, tvOS and
-// visionOS) UIApplication.protectedDataDidBecomeAvailableNotification and
-// UIApplication.didBecomeActiveNotification, and (AuthenticationServices on every Apple
-// platform) ASAuthorizationAppleIDProvider.credentialRevokedNotification. On other platforms
-// nothing is observed; apps call AuthService.protectedDataDidBecomeAvailable() and
-// AuthService.checkAppleCredential() from their own lifecycle signals.
+// Apple-only call sites in this file: NotificationCenter observers of
+// - UIKit (iOS, iPadOS, Mac Catalyst, tvOS, visionOS): UIApplication.protectedDataDidBecomeAvailableNotification,
+//   didBecomeActiveNotification, didEnterBackgroundNotification, willEnterForegroundNotification;
+// - AppKit (macOS): NSApplication.didBecomeActiveNotification;
+// - WatchKit (watchOS 7+, and so watchOS 10): WKApplication.didBecomeActiveNotification,
+//   didEnterBackgroundNotification, willEnterForegroundNotification (WKExtension's
+//   application… notifications are deprecated since watchOS 9.2);
+// - AuthenticationServices (every Apple platform): ASAuthorizationAppleIDProvider.credentialRevokedNotification.
+// The notification names are `nonisolated class let` constants; the system posts them on the
+// main thread, and the observers run on the main queue. Elsewhere nothing is observed: apps call
+// AuthService.applicationDidBecomeActive(), protectedDataDidBecomeAvailable(),
+// applicationDidEnterBackground() and checkAppleCredential() from their own lifecycle signals.
 import Foundation
 
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
+#elseif os(macOS)
+import AppKit
+#elseif os(watchOS)
+import WatchKit
 #endif
 
-/// The system notifications after which a restore that failed for a locked store runs again,
-/// and after which Sign in with Apple is asked about the user again; the observers are removed
-/// when the service goes away.
+/// The system notifications the service follows: the app becoming active (a restore that
+/// failed for a reason that may pass runs again; Sign in with Apple is asked again, at most
+/// every 15 minutes), protected data becoming available, the app entering and leaving the
+/// background (the refresh lock is not waited for there), and Sign in with Apple's
+/// revocations. The observers are removed when the service goes away.
 final class LifecycleObservers: @unchecked Sendable {
     private let tokens: [any NSObjectProtocol]
 
@@ -24,8 +36,7 @@ final class LifecycleObservers: @unchecked Sendable {
         for token in tokens { NotificationCenter.default.removeObserver(token) }
     }
 
-    /// Observes protected data becoming available and the app becoming active, where UIKit
-    /// exists, and Sign in with Apple's revocations, where AuthenticationServices exists.
+    /// Observes what the platform posts.
     @MainActor
     static func observe(_ service: AuthService) -> LifecycleObservers? {
         let tokens = applicationObservers(service) + signInWithAppleObservers(service)
@@ -40,8 +51,31 @@ final class LifecycleObservers: @unchecked Sendable {
                 await service.protectedDataDidBecomeAvailable()
             },
             observe(UIApplication.didBecomeActiveNotification, service) { service in
-                await service.protectedDataDidBecomeAvailable()
-                await service.checkAppleCredential()
+                await service.applicationDidBecomeActive()
+            },
+            observe(UIApplication.didEnterBackgroundNotification, service) { service in
+                service.applicationDidEnterBackground()
+            },
+            observe(UIApplication.willEnterForegroundNotification, service) { service in
+                service.applicationWillEnterForeground()
+            },
+        ]
+        #elseif os(macOS)
+        return [
+            observe(NSApplication.didBecomeActiveNotification, service) { service in
+                await service.applicationDidBecomeActive()
+            }
+        ]
+        #elseif os(watchOS)
+        return [
+            observe(WKApplication.didBecomeActiveNotification, service) { service in
+                await service.applicationDidBecomeActive()
+            },
+            observe(WKApplication.didEnterBackgroundNotification, service) { service in
+                service.applicationDidEnterBackground()
+            },
+            observe(WKApplication.willEnterForegroundNotification, service) { service in
+                service.applicationWillEnterForeground()
             },
         ]
         #else
@@ -54,7 +88,7 @@ final class LifecycleObservers: @unchecked Sendable {
         #if canImport(AuthenticationServices)
         return [
             observe(AppleCredentialStateProvider.credentialRevokedNotification, service) { service in
-                await service.checkAppleCredential()
+                await service.checkAppleCredential(.revocationNotice)
             }
         ]
         #else

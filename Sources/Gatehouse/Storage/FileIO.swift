@@ -6,6 +6,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("FileIO needs a POSIX C library: Glibc, Musl or Darwin.")
 #endif
 
 /// The POSIX file operations ``FileSessionStore`` needs, with explicit modes and `fsync`.
@@ -113,7 +115,7 @@ enum FileIO {
         return Glibc.rename(from, to)
         #elseif canImport(Musl)
         return Musl.rename(from, to)
-        #else
+        #elseif canImport(Darwin)
         return Darwin.rename(from, to)
         #endif
     }

@@ -40,6 +40,7 @@ public struct AccountStatusView: View {
         case .guest: return "person.crop.circle.badge.questionmark"
         case .signedOut: return "person.crop.circle.badge.xmark"
         case .unknown: return "person.crop.circle"
+        case .unavailable: return "exclamationmark.circle"
         }
     }
 }

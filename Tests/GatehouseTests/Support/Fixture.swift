@@ -1,6 +1,7 @@
 import Foundation
-import Gatehouse
+@testable import Gatehouse
 import GatehouseTesting
+import Testing
 
 /// A service wired to an in-memory backend, store and manual clock.
 @MainActor
@@ -37,21 +38,48 @@ struct Fixture {
     }
 }
 
-/// Collects events from a stream in the background.
+/// Collects a service's events in the background.
 @MainActor
 final class EventRecorder {
     private(set) var events: [AuthEvent] = []
+    private let service: AuthService
     private var task: Task<Void, Never>?
+    private var barriersSeen = 0
 
-    init(_ stream: AsyncStream<AuthEvent>) {
+    /// The event ``settle()`` sends through the service's own broadcaster and removes again.
+    private static let barrier = AuthEvent.storageFallback(
+        AuthError(code: .unknown, message: "EventRecorder barrier")
+    )
+
+    init(_ service: AuthService) {
+        self.service = service
+        let stream = service.authStateChanges
         task = Task { @MainActor [weak self] in
-            for await event in stream { self?.events.append(event) }
+            for await event in stream {
+                guard let self else { return }
+                if event == Self.barrier {
+                    self.barriersSeen += 1
+                } else {
+                    self.events.append(event)
+                }
+            }
         }
     }
 
-    /// Lets pending events arrive.
+    /// Returns once every event the service has sent so far has been recorded: a barrier goes
+    /// through the same stream after them (each stream delivers in order), and arrives within
+    /// ten seconds or the test fails.
     func settle() async {
-        for _ in 0..<50 { await Task.yield() }
+        let expected = barriersSeen + 1
+        service.events.send(Self.barrier)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while barriersSeen < expected {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the service's events did not arrive within ten seconds")
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     func stop() { task?.cancel() }

@@ -1,6 +1,7 @@
 import Foundation
 import Gatehouse
 import GatehouseTesting
+import Testing
 
 /// Forwards to an ``InMemoryAuthBackend`` but can hold `refresh` and `user` calls until a test
 /// releases them, to stage races deterministically.
@@ -25,10 +26,16 @@ actor GatedBackend: AuthBackend {
 
     func waiterCount(_ gate: Gate) -> Int { waiting[gate]?.count ?? 0 }
 
-    /// Waits (yielding) until at least `count` calls are held at `gate`.
+    /// Waits until at least `count` calls are held at `gate`; after ten seconds the test fails
+    /// (a race staged on a gate nobody reached proves nothing).
     func waitForWaiters(_ gate: Gate, count: Int = 1) async {
-        for _ in 0..<10_000 where waiterCount(gate) < count {
-            await Task.yield()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while waiterCount(gate) < count {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("\(waiterCount(gate)) of \(count) calls reached the \(gate) gate within ten seconds")
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(1))
         }
     }
 

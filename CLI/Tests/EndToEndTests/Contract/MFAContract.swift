@@ -107,6 +107,33 @@ struct MFAContract {
         }
     }
 
+    @Test(arguments: BackendKind.underTest)
+    func aNewFactorIsVerifiedOnlyFromItsSessionAndAnAAL1SessionCannotEndOthers(_ kind: BackendKind) async throws {
+        // Issue 31: the table of sensitive actions, on both backends.
+        try await kind.run(ContractSettings(autoconfirm: true)) { world in
+            let session = try await signUp(world)
+            let enrolment = try await world.backend.enrollTOTP(friendlyName: "phone", for: session)
+            let other = try await world.backend.signIn(email: "ada@example.com", password: contractPassword)
+            await expectFailure(.mfaFactorNotFound, "another session cannot use the new factor") {
+                try await world.backend.challengeFactor(enrolment.factorID, for: other)
+            }
+            let app = AuthenticatorApp(base32: enrolment.secret)
+            let challenge = try await world.backend.challengeFactor(enrolment.factorID, for: session)
+            let raised = try await world.backend.verifyFactor(
+                enrolment.factorID,
+                challengeID: challenge.id,
+                code: app.code(at: world.now()),
+                for: session
+            )
+            #expect(raised.aal == .aal2)
+            let aal1 = try await world.backend.signIn(email: "ada@example.com", password: contractPassword)
+            await expectFailure(.insufficientAAL) { try await world.backend.signOut(aal1, scope: .others) }
+            await expectFailure(.insufficientAAL) { try await world.backend.sessions(for: aal1) }
+            #expect(try await world.backend.user(for: raised).id == raised.user.id, "the AAL2 session lives")
+            try await world.backend.signOut(raised, scope: .others)
+        }
+    }
+
     private func signUp(_ world: any ContractWorld) async throws -> Session {
         guard
             case .signedIn(let session) = try await world.backend.signUp(

@@ -55,6 +55,38 @@ struct SignUpContract {
     }
 
     @Test(arguments: BackendKind.underTest)
+    func aContestedSignUpProvesTheAddressOnly(_ kind: BackendKind) async throws {
+        // Issue 31: a second sign-up for a pending address answers a look-alike, and confirming
+        // the address then proves neither password.
+        try await kind.run { world in
+            let backend = world.backend
+            let first = try await backend.signUp(email: "ada@example.com", password: contractPassword, upgrading: nil)
+            _ = try await world.code(to: "ada@example.com")
+            let second = try await backend.signUp(
+                email: "ada@example.com",
+                password: "attacker's phrase",
+                upgrading: nil
+            )
+            guard case .confirmationRequired(let pending) = first, case .confirmationRequired(let lookalike) = second
+            else {
+                Issue.record("expected two confirmations, got \(first) and \(second)")
+                return
+            }
+            #expect(lookalike.id != pending.id, "the repeated sign-up learns no account id")
+            let code = try await world.code(to: "ada@example.com", after: 1)
+            let session = try await backend.verifyCode(email: "ada@example.com", code: code, type: .signup)
+            #expect(session.user.id == pending.id && session.user.emailConfirmedAt != nil)
+            for password in [contractPassword, "attacker's phrase"] {
+                await expectFailure(.invalidCredentials, "neither password is the account's") {
+                    try await backend.signIn(email: "ada@example.com", password: password)
+                }
+            }
+            _ = try await backend.updateUser(UserChanges(password: "the owner's own phrase"), for: session)
+            _ = try await backend.signIn(email: "ada@example.com", password: "the owner's own phrase")
+        }
+    }
+
+    @Test(arguments: BackendKind.underTest)
     func signUpOfAKnownAddressRevealsNothingAndSendsNothing(_ kind: BackendKind) async throws {
         try await kind.run { world in
             let backend = world.backend
@@ -69,8 +101,8 @@ struct SignUpContract {
                 return
             }
             _ = try await world.code(to: "ada@example.com")
-            // Again while unconfirmed: the newest sign-up's password is the pending one, with a
-            // fresh code; the answer has the same shape (OWN-1, OWN-5).
+            // Again while unconfirmed: a fresh code, a look-alike answer of the same shape, and the
+            // address contested: neither password will be proven by it (OWN-1, OWN-5, issue 31).
             let again = try await backend.signUp(
                 email: "ada@example.com",
                 password: "the owner's phrase",
@@ -81,6 +113,7 @@ struct SignUpContract {
                 return
             }
             #expect(replaced.email == "ada@example.com" && replaced.emailConfirmedAt == nil)
+            #expect(replaced.id != pending.id)
             #expect(try await world.codeCount(to: "ada@example.com", settled: true) == 2)
 
             _ = try await backend.verifyCode(
@@ -88,9 +121,10 @@ struct SignUpContract {
                 code: try await world.code(to: "ada@example.com", after: 1),
                 type: .signup
             )
-            _ = try await backend.signIn(email: "ada@example.com", password: "the owner's phrase")
-            await expectFailure(.invalidCredentials, "the first sign-up's password was replaced") {
-                try await backend.signIn(email: "ada@example.com", password: contractPassword)
+            for password in ["the owner's phrase", contractPassword] {
+                await expectFailure(.invalidCredentials, "a contested address proves no password") {
+                    try await backend.signIn(email: "ada@example.com", password: password)
+                }
             }
             // Once confirmed: a made-up user and no mail.
             let confirmed = try await backend.signUp(

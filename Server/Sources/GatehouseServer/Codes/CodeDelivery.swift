@@ -4,16 +4,20 @@ import HTTPTypes
 
 /// Issues a one-time code, stores it and mails it: the one way a code reaches a person.
 ///
-/// Issuing happens inside the caller's transaction, and so does queueing its mail in the
-/// outbox (``MailOutbox``): the mail exists exactly when the code committed. Once the
-/// transaction has committed, the caller passes the mail to ``send(_:)``, which wakes the
-/// sender (a transaction body may run twice; waking twice is harmless, counting is not).
+/// A code is mailed only with a ``MailBudget/Admission``, decided on the request path before the
+/// transaction (``admit(_:recipient:kind:client:now:)``); over a budget the request is refused and
+/// the previous code stays valid. Issuing happens inside the caller's transaction, and so does
+/// queueing its mail in the outbox (``MailOutbox``): the mail exists exactly when the code
+/// committed. Once the transaction has committed, the caller passes the mail to
+/// ``send(_:admitted:)``, which wakes the sender (a transaction body may run twice; waking twice
+/// is harmless, counting is not).
 ///
 /// ```swift
+/// let admitted = try await delivery.admit(email, recipient: .confirmed, kind: .other, client: ip, now: now)
 /// let mail = try await storage.transaction { tx in
-///     try await delivery.issue(.recovery, for: user.id, to: email, spacing: .skip, in: tx, now: now)
+///     try await delivery.issue(.recovery, for: user.id, to: admitted, spacing: .skip, in: tx, now: now)
 /// }
-/// delivery.send(mail)
+/// await delivery.send(mail, admitted: admitted)
 /// ```
 struct CodeDelivery: Sendable {
     /// What happens when a code of the same purpose went to the user less than the send
@@ -30,34 +34,32 @@ struct CodeDelivery: Sendable {
     let codes: OneTimeCodes
     let template: CodeMailTemplate
     let outbox: MailOutbox
+    /// Runs the transactions of codes issued off the request path (``issueLater(admitted:_:)``).
+    let deferred: DeferredIssues
     let limiter: any RateLimiter
+    let budget: MailBudget
     /// Seconds a code stays valid.
     let lifetime: TimeInterval
     /// Seconds between two codes of one purpose to one user.
     let spacing: TimeInterval
     /// Send requests per client address per 5 minutes.
     let clientBudget: Int
-    /// Mails per hour for the whole server.
-    let serverBudget: Int
-    /// Mails per hour to one address, of every kind.
-    let recipientBudget: Int
     let now: @Sendable () -> Date
 
-    /// Counts one send request against the client's budget, and refuses it while the
-    /// server's hourly mail budget is spent; throws 429 when either holds. The server budget
-    /// itself is charged only by a mail that goes out (``send(_:)``), so requests for unknown
-    /// addresses cannot spend it.
+    /// Counts one send request against the client's 5-minute window (429 when full).
     func spendBudget(client: String, now: Date) async throws {
         try await limiter.hit(.otp, key: client, limit: clientBudget, window: 300, now: now)
-        if let retry = try await limiter.isLimited(
-            .emailSent,
-            key: "server",
-            limit: serverBudget,
-            window: 3600,
-            now: now
-        ) {
-            throw Self.overSendLimit(retry)
-        }
+    }
+
+    /// The mail budgets' decision for a code to `address` (``MailBudget``).
+    func admit(
+        _ address: String,
+        recipient: MailBudget.Recipient,
+        kind: MailBudget.Kind = .other,
+        client: String,
+        now: Date
+    ) async throws -> MailBudget.Admission {
+        try await budget.admit(address, recipient: recipient, kind: kind, client: client, now: now)
     }
 
     /// Spaces requests for an address no account has as ``Spacing/refuse`` spaces a known
@@ -86,14 +88,16 @@ struct CodeDelivery: Sendable {
         )
     }
 
-    /// Issues and stores a code for `purpose`, replacing the user's previous one.
+    /// Issues and stores a code for `purpose` to the admitted address, replacing the user's
+    /// previous one.
     ///
-    /// - Returns: The mail to ``send(_:)`` after the commit, or `nil` when ``Spacing/skip`` held it back.
+    /// - Returns: The mail to ``send(_:admitted:)`` after the commit, or `nil` when ``Spacing/skip``
+    ///   held it back.
     /// - Throws: 429 `over_email_send_rate_limit` under ``Spacing/refuse``.
     func issue(
         _ purpose: CodePurpose,
         for userID: UUID,
-        to email: String,
+        to admitted: MailBudget.Admission,
         spacing rule: Spacing,
         in tx: any StorageTransaction,
         now: Date
@@ -105,6 +109,7 @@ struct CodeDelivery: Sendable {
                 throw Self.overSendLimit(Int((spacing - elapsed).rounded(.up)))
             }
         }
+        let email = admitted.address
         let issued = try await issueUnmailed(purpose, for: userID, to: email, in: tx, now: now)
         let mail = template.mail(to: email, purpose: purpose, code: issued.code, link: issued.linkToken)
         let code = MailedCode(userID: userID, purpose: purpose, linkHash: issued.record.linkHash)
@@ -132,21 +137,41 @@ struct CodeDelivery: Sendable {
         return issued
     }
 
-    /// Wakes the outbox's sender for the mail of a committed issue or notice; `nil` (held back
-    /// by ``Spacing/skip``) does nothing. The sender charges each mail to its recipient's hourly
-    /// budget and then to the server's (``chargeBudgets(_:)``) before its first attempt; a mail
-    /// over either is not sent (and logged without its address).
+    /// Wakes the sender for the mail of a committed issue; `nil` (a code held back by
+    /// ``Spacing/skip``) gives the admission's server budget back.
+    func send(_ mail: Mail?, admitted: MailBudget.Admission) async {
+        guard let mail else { return await budget.release(admitted, now: now()) }
+        send(mail)
+    }
+
+    /// Issues a code off the request path, in a job of ``DeferredIssues``: `issue` runs the
+    /// transaction that writes the code and queues its mail, which is then sent (or the
+    /// admission given back).
+    func issueLater(admitted: MailBudget.Admission, _ issue: @escaping @Sendable () async throws -> Mail?) {
+        deferred.submit {
+            let mail: Mail?
+            do {
+                mail = try await issue()
+            } catch {
+                await send(nil, admitted: admitted)
+                throw error
+            }
+            await send(mail, admitted: admitted)
+        }
+    }
+
+    /// Wakes the outbox's sender for mail queued in a transaction that has committed.
+    func wakeSender() {
+        outbox.wake()
+    }
+
+    /// Wakes the outbox's sender for a committed issue's mail, or a notice's (``AccountNotice``,
+    /// which the budgets do not hold back); `nil` does nothing.
     func send(_ mail: Mail?) {
         guard let mail else { return }
         if let purpose = CodePurpose.allCases.first(where: { CodeMailTemplate.subject(for: $0) == mail.subject }) {
             AuthMetrics.codeSent(purpose)
         }
         outbox.wake()
-    }
-
-    /// Charges `mail` to its recipient's hourly budget and to the server's; throws when over.
-    func chargeBudgets(_ mail: Mail) async throws {
-        try await limiter.hit(.emailRecipient, key: mail.to, limit: recipientBudget, window: 3600, now: now())
-        try await limiter.hit(.emailSent, key: "server", limit: serverBudget, window: 3600, now: now())
     }
 }

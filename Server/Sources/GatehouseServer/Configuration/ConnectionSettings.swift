@@ -10,6 +10,10 @@ public struct ConnectionSettings: Sendable, Equatable {
     /// Connections open at once; beyond it new ones wait to be accepted
     /// (`GATEHOUSE_MAX_CONNECTIONS`, default 1000).
     public var maxConnections = 1000
+    /// Connections one client network (an IPv4 address, an IPv6 /64) may hold open at once;
+    /// beyond it new ones are closed at once. Trusted proxies have no share
+    /// (`GATEHOUSE_MAX_CONNECTIONS_PER_CLIENT`, default 100).
+    public var maxConnectionsPerClient = 100
 
     /// The defaults.
     public init() {}

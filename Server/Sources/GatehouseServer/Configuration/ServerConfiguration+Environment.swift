@@ -57,9 +57,21 @@ extension ServerConfiguration {
         rateLimits.mfa = try reader.integer("GATEHOUSE_RATE_LIMIT_MFA", in: 1...1_000_000) ?? rateLimits.mfa
         rateLimits.mfaPerUser =
             try reader.integer("GATEHOUSE_RATE_LIMIT_MFA_PER_USER", in: 1...1_000_000) ?? rateLimits.mfaPerUser
+        rateLimits.mfaFailuresPerUser =
+            try reader.integer("GATEHOUSE_RATE_LIMIT_MFA_FAILURES_PER_USER", in: 1...1_000_000)
+            ?? rateLimits.mfaFailuresPerUser
         rateLimits.emailPerRecipient =
             try reader.integer("GATEHOUSE_RATE_LIMIT_EMAIL_PER_ADDRESS", in: 1...1_000_000)
             ?? rateLimits.emailPerRecipient
+        rateLimits.emailPerRecipientClient =
+            try reader.integer("GATEHOUSE_RATE_LIMIT_EMAIL_PER_ADDRESS_CLIENT", in: 1...1_000_000)
+            ?? rateLimits.emailPerRecipientClient
+        rateLimits.emailSentUnconfirmed =
+            try reader.integer("GATEHOUSE_RATE_LIMIT_EMAIL_SENT_UNCONFIRMED", in: 1...1_000_000)
+            ?? rateLimits.emailSentUnconfirmed
+        rateLimits.signupEmailPerClient =
+            try reader.integer("GATEHOUSE_RATE_LIMIT_SIGNUP_EMAIL", in: 1...1_000_000)
+            ?? rateLimits.signupEmailPerClient
         rateLimits.passkey =
             try reader.integer("GATEHOUSE_RATE_LIMIT_PASSKEY", in: 1...1_000_000) ?? rateLimits.passkey
         appleBaseURL = try reader.appleBaseURL(defaults: appleBaseURL)
@@ -97,8 +109,12 @@ extension ServerConfiguration {
         connections.readTimeout = try reader.integer("GATEHOUSE_READ_TIMEOUT", in: 1...3600) ?? connections.readTimeout
         connections.maxConnections =
             try reader.integer("GATEHOUSE_MAX_CONNECTIONS", in: 1...1_000_000) ?? connections.maxConnections
+        connections.maxConnectionsPerClient =
+            try reader.integer("GATEHOUSE_MAX_CONNECTIONS_PER_CLIENT", in: 1...1_000_000)
+            ?? connections.maxConnectionsPerClient
         maxMetadataBytes = try reader.integer("GATEHOUSE_MAX_METADATA_BYTES", in: 256...1_048_576) ?? maxMetadataBytes
         metricsPort = try reader.integer("GATEHOUSE_METRICS_PORT", in: 0...65_535) ?? metricsPort
+        metricsHost = reader.string("GATEHOUSE_METRICS_HOST") ?? metricsHost
         if let format = reader.string("GATEHOUSE_LOG_FORMAT") {
             guard let parsed = LogFormat(rawValue: format.lowercased()) else {
                 throw ConfigurationError(variable: "GATEHOUSE_LOG_FORMAT", problem: "must be text or json")

@@ -90,9 +90,12 @@ public struct ServerConfiguration: Sendable {
     public var readinessTimeout: Duration = .seconds(2)
     /// The most bytes `user_metadata` or `app_metadata` takes serialised (`GATEHOUSE_MAX_METADATA_BYTES`).
     public var maxMetadataBytes: Int = 16_384
-    /// `GATEHOUSE_METRICS_PORT`: where `GET /metrics` (Prometheus text) listens, on ``host``;
-    /// nil (the default): no metrics listener, and no metrics backend bootstrapped.
+    /// `GATEHOUSE_METRICS_PORT`: where `GET /metrics` (Prometheus text) listens, on
+    /// ``metricsHost``; nil (the default): no metrics listener, and no metrics backend bootstrapped.
     public var metricsPort: Int?
+    /// `GATEHOUSE_METRICS_HOST`: the interface of the metrics listener (default 127.0.0.1, so
+    /// the API can be public while metrics stay private).
+    public var metricsHost = "127.0.0.1"
     /// `GATEHOUSE_LOG_FORMAT`: `text` (the default, for people) or `json` (one object a line).
     public var logFormat: LogFormat = .text
     /// Passkeys: the WebAuthn relying party (`GATEHOUSE_WEBAUTHN_*`); off unless an RP id is set.
@@ -157,10 +160,17 @@ public struct RateLimitSettings: Sendable, Equatable {
     public var otp = 30
     /// Anonymous sign-ups per hour.
     public var anonymous = 30
-    /// E-mails sent per hour (whole server).
+    /// E-mails sent per hour to confirmed addresses (whole server).
     public var emailSent = 30
-    /// E-mails sent to one address per hour, of every kind.
-    public var emailPerRecipient = 10
+    /// E-mails sent per hour to addresses never confirmed (whole server): their own, smaller
+    /// budget, so sign-ups of fresh addresses cannot starve mail to confirmed ones.
+    public var emailSentUnconfirmed = 20
+    /// Sign-up mails per client network per hour (below ``emailSentUnconfirmed``).
+    public var signupEmailPerClient = 10
+    /// Mail requests for one address per hour, of every kind, from all networks together.
+    public var emailPerRecipient = 20
+    /// Mail requests for one address per hour from one client network (below ``emailPerRecipient``).
+    public var emailPerRecipientClient = 5
     /// Failed passwords per account and client network per day; shorter windows allow 5 a
     /// minute, 10 per ten minutes and 20 an hour (growing delays, never a lockout of the owner
     /// elsewhere).
@@ -169,8 +179,11 @@ public struct RateLimitSettings: Sendable, Equatable {
     public var userUpdates = 30
     /// Factor challenges and verifies per client address per minute (GoTrue's 15).
     public var mfa = 15
-    /// Factor challenges and verifies per user per hour.
+    /// Factor challenges and verifies per user and client network per hour.
     public var mfaPerUser = 30
+    /// Wrong factor codes per user per hour, from every network together (a session at AAL2
+    /// is never held back).
+    public var mfaFailuresPerUser = 30
     /// Passkey ceremony requests (registration and sign-in options and verifies) per 5 minutes.
     public var passkey = 60
 

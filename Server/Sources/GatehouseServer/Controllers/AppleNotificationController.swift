@@ -22,7 +22,10 @@ struct AppleNotificationController {
                 Body.self,
                 from: request,
                 context: context,
-                limit: Self.maximumBodyBytes
+                limit: Self.maximumBodyBytes,
+                // Apple's documentation does not say it declares the body's type; a browser's
+                // cross-site post gains nothing here, where only Apple's signature counts.
+                undeclaredIsJSON: true
             )
             guard let handling else {
                 throw APIError(

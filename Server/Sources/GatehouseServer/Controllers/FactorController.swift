@@ -18,8 +18,18 @@ struct FactorController {
 
     func register(on router: some RouterMethods<AppRequestContext>) {
         router.post("factors") { request, context in
-            let body = try await JSONBody.decode(EnrollFactorRequest.self, from: request, context: context)
-            let enrolled = try await enrollment(body, caller: try context.requireCaller(), ip: context.clientKey)
+            let (body, proof) = try await JSONBody.decode(
+                EnrollFactorRequest.self,
+                ReauthenticationProof.self,
+                from: request,
+                context: context
+            )
+            let enrolled = try await enrollment(
+                body,
+                caller: try context.requireCaller(),
+                nonce: proof.nonce,
+                ip: context.clientKey
+            )
             return try JSONBody.response(enrolled, request: request)
         }
         router.post("factors/:factor_id/challenge") { request, context in
@@ -40,9 +50,11 @@ struct FactorController {
         }
         router.delete("factors/:factor_id") { request, context in
             let id = try MFAAccess.id(context.parameters.get("factor_id"))
+            let proof = try await JSONBody.decode(ReauthenticationProof.self, from: request, context: context)
             let removed = try await unenrollment(
                 factorID: id,
                 caller: try context.requireCaller(),
+                nonce: proof.nonce,
                 ip: context.clientKey
             )
             return try JSONBody.response(Removed(id: removed.id.key), request: request)

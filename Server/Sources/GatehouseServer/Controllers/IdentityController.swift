@@ -10,7 +10,8 @@ struct IdentityController {
     func register(on router: some RouterMethods<AppRequestContext>) {
         router.delete("user/identities/:identity_id") { request, context in
             let id = context.parameters.get("identity_id").flatMap(UUID.init(uuidString:))
-            try await unlink(try context.requireCaller(), identityID: id, ip: context.clientKey)
+            let proof = try await JSONBody.decode(ReauthenticationProof.self, from: request, context: context)
+            try await unlink(try context.requireCaller(), identityID: id, nonce: proof.nonce, ip: context.clientKey)
             return try JSONBody.empty(request: request)
         }
     }

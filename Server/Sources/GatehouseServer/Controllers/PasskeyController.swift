@@ -35,7 +35,10 @@ struct PasskeyController {
                 context: context
             )
             let caller = try context.requireCaller()
-            return try JSONBody.response(try await registration.options(caller, nonce: body.nonce), request: request)
+            return try JSONBody.response(
+                try await registration.options(caller, nonce: body.nonce, ip: context.clientKey),
+                request: request
+            )
         }
         router.post("passkeys/registration/verify") { request, context in
             let body = try await JSONBody.decode(PasskeyVerifyRequest.self, from: request, context: context)
@@ -57,19 +60,27 @@ struct PasskeyController {
             )
         }
         router.patch("passkeys/:passkey_id") { request, context in
-            let body = try await JSONBody.decode(PasskeyRenameRequest.self, from: request, context: context)
+            let (body, proof) = try await JSONBody.decode(
+                PasskeyRenameRequest.self,
+                ReauthenticationProof.self,
+                from: request,
+                context: context
+            )
             let renamed = try await management.rename(
                 try context.requireCaller(),
                 passkeyID: Self.id("passkey_id", context),
                 body: body,
+                nonce: proof.nonce,
                 ip: context.clientKey
             )
             return try JSONBody.response(renamed, request: request)
         }
-        router.delete("passkeys/:passkey_id") { _, context in
+        router.delete("passkeys/:passkey_id") { request, context in
+            let proof = try await JSONBody.decode(ReauthenticationProof.self, from: request, context: context)
             try await management.remove(
                 try context.requireCaller(),
                 passkeyID: Self.id("passkey_id", context),
+                nonce: proof.nonce,
                 ip: context.clientKey
             )
             return Response(status: .noContent)

@@ -11,9 +11,8 @@ struct SessionController {
 
     func register(on router: some RouterMethods<AppRequestContext>) {
         router.get("user/sessions") { request, context in
-            let caller = try context.requireCaller()
-            return try JSONBody.response(
-                try await listing(of: caller.user.id, current: caller.session.id),
+            try JSONBody.response(
+                try await listing(try context.requireCaller(), ip: context.clientKey),
                 request: request
             )
         }

@@ -27,10 +27,21 @@ struct TokenController {
             let body = try await JSONBody.decode(RefreshTokenGrantRequest.self, from: request, context: context)
             return try JSONBody.response(try await refresh(body.refreshToken, ip: context.clientKey), request: request)
         case "id_token":
-            var body = try await JSONBody.decode(IDTokenGrantRequest.self, from: request, context: context)
+            let (decoded, proof) = try await JSONBody.decode(
+                IDTokenGrantRequest.self,
+                ReauthenticationProof.self,
+                from: request,
+                context: context
+            )
+            var body = decoded
             body.device = DeviceLabel.resolve(field: body.device, headers: request.headers)
             let session = try await Self.counted(.idToken) {
-                try await idToken(body, bearer: context.bearer, ip: context.clientKey)
+                try await idToken(
+                    body,
+                    bearer: context.bearer,
+                    reauthenticationNonce: proof.reauthenticationNonce,
+                    ip: context.clientKey
+                )
             }
             return try JSONBody.response(session, request: request)
         default:

@@ -38,11 +38,12 @@ struct UserController {
             case "others": scope = .others
             default: throw APIError.validation("Unsupported logout scope")
             }
-            try await logout(try context.requireCaller(), scope: scope, ip: context.clientKey)
+            let proof = try await JSONBody.decode(ReauthenticationProof.self, from: request, context: context)
+            try await logout(try context.requireCaller(), scope: scope, nonce: proof.nonce, ip: context.clientKey)
             return Response(status: .noContent)
         }
         router.get("reauthenticate") { request, context in
-            try await reauthentication(try context.requireCaller())
+            try await reauthentication(try context.requireCaller(), ip: context.clientKey)
             return try JSONBody.empty(request: request)
         }
     }

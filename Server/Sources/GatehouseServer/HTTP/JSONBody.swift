@@ -11,15 +11,43 @@ enum JSONBody {
     private static let encoder = WireCoding.makeEncoder()
 
     /// Decodes the body; malformed JSON is 400 `bad_json`, wrong shapes 400 `validation_failed`,
-    /// more than 1 MiB (or `limit` bytes) 413 `request_entity_too_large`.
+    /// more than 1 MiB (or `limit` bytes) 413 `request_entity_too_large`, a body declared as
+    /// anything but JSON, or (unless `undeclaredIsJSON`) not declared at all, 415.
     static func decode<Value: Decodable>(
         _ type: Value.Type,
         from request: Request,
         context: AppRequestContext,
-        limit: Int? = nil
+        limit: Int? = nil,
+        undeclaredIsJSON: Bool = false
     )
         async throws -> Value
     {
+        try decode(
+            type,
+            from: try await body(of: request, context: context, limit: limit, undeclaredIsJSON: undeclaredIsJSON)
+        )
+    }
+
+    /// Decodes the body as two values at once: a wire request and the server's own fields beside
+    /// it (``ReauthenticationProof``).
+    static func decode<First: Decodable, Second: Decodable>(
+        _ first: First.Type,
+        _ second: Second.Type,
+        from request: Request,
+        context: AppRequestContext
+    ) async throws -> (First, Second) {
+        let bytes = try await body(of: request, context: context, limit: nil, undeclaredIsJSON: false)
+        return (try decode(first, from: bytes), try decode(second, from: bytes))
+    }
+
+    /// The body's bytes (`{}` when empty), read once; 415 for a body declared as anything but JSON,
+    /// or sent with no `Content-Type` unless `undeclaredIsJSON`.
+    private static func body(
+        of request: Request,
+        context: AppRequestContext,
+        limit: Int?,
+        undeclaredIsJSON: Bool
+    ) async throws -> Data {
         try requireJSONContentType(request)
         var request = request
         let buffer: ByteBuffer
@@ -28,8 +56,14 @@ enum JSONBody {
         } catch {
             throw APIError(.contentTooLarge, .requestEntityTooLarge, "Request body too large")
         }
-        let data = Data(buffer.readableBytesView)
-        let bytes = data.isEmpty ? Data("{}".utf8) : data
+        guard buffer.readableBytes > 0 else { return Data("{}".utf8) }
+        // A browser sends a cross-site body with no type at all without asking first, as it does
+        // `text/plain`: a body must say it is JSON.
+        guard undeclaredIsJSON || request.headers[.contentType] != nil else { throw unsupportedMediaType }
+        return Data(buffer.readableBytesView)
+    }
+
+    private static func decode<Value: Decodable>(_ type: Value.Type, from bytes: Data) throws -> Value {
         do {
             return try decoder.decode(Value.self, from: bytes)
         } catch let error as DecodingError {
@@ -53,10 +87,15 @@ enum JSONBody {
     /// browser sends cross-site without a CORS preflight, so a JSON route never reads them.
     private static func requireJSONContentType(_ request: Request) throws {
         guard let value = request.headers[.contentType] else { return }
-        guard MediaType.isJSON(value) else {
-            throw APIError(.unsupportedMediaType, .badJSON, "Content-Type must be application/json")
-        }
+        guard MediaType.isJSON(value) else { throw unsupportedMediaType }
     }
+
+    /// 415 `bad_json`: the body is not declared as JSON.
+    private static let unsupportedMediaType = APIError(
+        .unsupportedMediaType,
+        .badJSON,
+        "Content-Type must be application/json"
+    )
 
     /// A JSON response of `value`.
     static func response(

@@ -21,6 +21,9 @@ enum IdentityProvider: String, Sendable, CaseIterable {
         }
     }
 
+    /// The provider as a way into an account, in a notice ("Sign in with Apple").
+    var wayIn: String { "Sign in with \(displayName)" }
+
     /// Whether a token's `nonce` may be the raw nonce itself besides its SHA-256 hex: Google's,
     /// because GoogleSignIn on iOS (8.1 and later) does not hash the nonce it is given. Apple's
     /// tokens carry the hash only.

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// try await storage.transaction { tx in
-///     try await outbox.enqueue(AccountNotice.passwordChanged(to: email), in: tx, now: now)
+///     try await outbox.enqueue(AccountNotice.mail(.passwordChanged, to: email), in: tx, now: now)
 /// }
 /// outbox.wake()
 /// ```

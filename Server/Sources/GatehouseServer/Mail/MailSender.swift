@@ -17,8 +17,10 @@ import ServiceLifecycle
 /// - a temporary failure (an SMTP `4xx`, a refused or lost connection, a timeout): the row waits
 ///   (``MailDeliverySettings/retryDelay(afterAttempts:)``: 2 s doubling to 5 minutes) and is
 ///   tried again until an hour after it was queued, then given up (`mail_abandoned` audited);
-/// - a permanent failure (an SMTP `5xx`): given up at once (`mail_rejected` audited);
-/// - over the sending budget (charged before the first attempt): dropped, logged.
+/// - a permanent failure (an SMTP `5xx`): given up at once (`mail_rejected` audited).
+///
+/// The sending budgets are not the sender's: a code's mail was admitted on the request path
+/// before the code was issued (``MailBudget``), and the owner's notices are never held back.
 ///
 /// A pass runs when a request queued mail (``MailOutbox/wake()``) and every
 /// ``MailDeliverySettings/pollInterval`` (retries that came due, other instances' mail). After
@@ -38,8 +40,6 @@ struct MailSender: Service {
     let audit: AuditLog
     let settings: MailDeliverySettings
     let wakeup: Wakeup
-    /// Charges a mail to the sending budgets before its first attempt; throws when it is over.
-    let admit: @Sendable (Mail) async throws -> Void
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -114,7 +114,6 @@ struct MailSender: Service {
             case .sent: pass.sent += 1
             case .retried, .handedBack: pass.retried += 1
             case .givenUp: pass.givenUp += 1
-            case .dropped: pass.dropped += 1
             }
         }
         return pass
@@ -122,7 +121,7 @@ struct MailSender: Service {
 
     /// What became of one claimed mail.
     private enum Outcome: Sendable {
-        case sent, retried, handedBack, givenUp, dropped
+        case sent, retried, handedBack, givenUp
     }
 
     /// Sends one claimed mail and records the outcome.
@@ -135,22 +134,6 @@ struct MailSender: Service {
             return await settle(row, .givenUp(audit: "mail_rejected", why: "cannot be opened with this server secret"))
         }
         let mail = Mail(to: row.recipient, subject: row.subject, body: body)
-        if row.attempts == 1 {
-            do {
-                try await admit(mail)
-            } catch let refusal as APIError {
-                AuthMetrics.mail(.overBudget)
-                logger.warning(
-                    "Mail not sent: over budget",
-                    metadata: ["mail.subject": .string(mail.subject), "mail.refusal": .string(refusal.code.rawValue)]
-                )
-                return await settle(row, .drop)
-            } catch {
-                // The budget could not be read (the database away): not a refusal, and not an
-                // attempt; the budget is asked again later.
-                return await settle(row, .handBack(at: now().addingTimeInterval(settings.firstRetryDelay)))
-            }
-        }
         let started = ContinuousClock.now
         let failure = await send(mail)
         let duration = started.duration(to: .now)
@@ -178,11 +161,14 @@ struct MailSender: Service {
             return await settle(row, .givenUp(audit: "mail_abandoned", why: why))
         }
         AuthMetrics.mail(.retried, duration: duration)
+        // Logged once the retry is recorded (a process killed after the line finds the row due
+        // at its retry time, not held by the lease of the attempt).
+        let outcome = await settle(row, .retry(at: next, why: why))
         logger.warning(
             "Mail delivery failed; will retry",
             metadata: ["mail.subject": .string(mail.subject), "mail.attempt": "\(row.attempts)", "mail.failure": .string(why)]
         )
-        return await settle(row, .retry(at: next, why: why))
+        return outcome
     }
 
     /// The mailer's failure, or `nil` when it took the mail; one cancelled from outside (the
@@ -201,14 +187,12 @@ struct MailSender: Service {
     private enum Settlement: Sendable {
         /// Delivered: the row goes.
         case delete
-        /// Not sent, by rule (over budget): the row goes.
-        case drop
         /// Given up: the row goes, audited.
         case givenUp(audit: String, why: String)
         /// A temporary failure: due again at `at`.
         case retry(at: Date, why: String)
-        /// Not attempted after all (cancelled before an answer, the budget unreadable): due
-        /// again at `at`, the attempt not counted.
+        /// Not attempted after all (cancelled before an answer): due again at `at`, the attempt
+        /// not counted.
         case handBack(at: Date)
     }
 
@@ -220,7 +204,7 @@ struct MailSender: Service {
         let write = Task {
             try await storage.transaction { tx in
                 switch settlement {
-                case .delete, .drop:
+                case .delete:
                     try await tx.deleteMail(id: row.id)
                 case .givenUp(let action, let why):
                     try await tx.deleteMail(id: row.id)
@@ -246,7 +230,6 @@ struct MailSender: Service {
         }
         switch settlement {
         case .delete: return .sent
-        case .drop: return .dropped
         case .givenUp: return .givenUp
         case .retry: return .retried
         case .handBack: return .handedBack

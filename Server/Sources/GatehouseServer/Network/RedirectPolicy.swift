@@ -4,7 +4,9 @@ import Foundation
 /// `GATEHOUSE_URI_ALLOW_LIST` (exact scheme, host and port; a path that is exact, or ends in
 /// `/*` to allow everything below it). Anything else, or anything parsers could read in two
 /// ways (user-info, backslashes, spaces, control or non-ASCII characters), gets the site URL.
-/// The answer is the URL as re-serialised from its parts, never the text the client sent.
+/// Dot segments (`.` and `..`, written plainly or as `%2e`) are removed from the path as a browser
+/// resolves them (RFC 3986 §5.2.4) before the comparison, so `/auth/../../x` is `/x`. The answer
+/// is the URL as re-serialised from its parts, never the text the client sent.
 struct RedirectPolicy: Sendable {
     /// One allowed place.
     struct Entry: Sendable, Equatable {
@@ -105,8 +107,41 @@ struct RedirectPolicy: Sendable {
             scheme: scheme,
             host: host,
             port: components.port ?? Parts.defaultPort(scheme),
-            path: components.percentEncodedPath,
+            path: removingDotSegments(components.percentEncodedPath),
             query: components.percentEncodedQuery
         )
+    }
+
+    /// `path` (percent-encoded) with its dot segments removed (RFC 3986 §5.2.4); `%2e` counts as
+    /// a dot, since browsers decode it before resolving.
+    static func removingDotSegments(_ path: String) -> String {
+        var input = Substring(path.replacingOccurrences(of: "%2e", with: ".", options: .caseInsensitive))
+        var output: [Substring] = []
+        while !input.isEmpty {
+            if input.hasPrefix("../") {
+                input.removeFirst(3)
+            } else if input.hasPrefix("./") {
+                input.removeFirst(2)
+            } else if input.hasPrefix("/./") {
+                input.removeFirst(2)
+            } else if input == "/." {
+                input = "/"
+            } else if input.hasPrefix("/../") {
+                input.removeFirst(3)
+                _ = output.popLast()
+            } else if input == "/.." {
+                input = "/"
+                _ = output.popLast()
+            } else if input == "." || input == ".." {
+                input = ""
+            } else {
+                // The first segment, with its leading "/", up to the next "/".
+                let start = input.index(input.startIndex, offsetBy: input.hasPrefix("/") ? 1 : 0)
+                let end = input[start...].firstIndex(of: "/") ?? input.endIndex
+                output.append(input[..<end])
+                input = input[end...]
+            }
+        }
+        return output.joined()
     }
 }

@@ -123,8 +123,6 @@ enum AuthMetrics {
         case abandoned
         /// Not sent: the code it carries was replaced, used or expired meanwhile.
         case superseded
-        /// Not sent: over the sending budget.
-        case overBudget = "over_budget"
     }
 
     /// One delivery from the outbox, and how long the mailer took when it was asked.

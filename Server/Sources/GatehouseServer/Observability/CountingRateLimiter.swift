@@ -32,4 +32,8 @@ struct CountingRateLimiter: RateLimiter {
         for (window, wait) in zip(windows, waits) where wait != nil { AuthMetrics.rateLimited(window.bucket) }
         return waits
     }
+
+    func release(_ bucket: RateLimitBucket, key: String, window: TimeInterval, now: Date) async throws {
+        try await base.release(bucket, key: key, window: window, now: now)
+    }
 }

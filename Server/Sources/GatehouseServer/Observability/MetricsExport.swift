@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Metrics
 import NIOCore
@@ -48,10 +49,15 @@ enum MetricsExport {
         return registry.emitToBuffer()
     }
 
-    /// The listener for `GET /metrics` on `host:port`.
+    /// The most connections the listener holds at once (a scraper needs one or two).
+    static let maximumConnections = 16
+
+    /// The listener for `GET /metrics` on `host:port`, with the API's timeouts (`server`) and
+    /// ``maximumConnections``.
     static func application(
         host: String,
         port: Int,
+        server: HTTP1Channel.Configuration,
         storage: any AuthStorage,
         logger: Logger
     ) -> Application<RouterResponder<BasicRequestContext>> {
@@ -65,7 +71,12 @@ enum MetricsExport {
         }
         return Application(
             router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "Gatehouse metrics"),
+            server: .http1(configuration: server),
+            configuration: .init(
+                address: .hostname(host, port: port),
+                serverName: "Gatehouse metrics",
+                availableConnectionsDelegate: MaximumAvailableConnections(Self.maximumConnections, logger: logger)
+            ),
             logger: logger
         )
     }

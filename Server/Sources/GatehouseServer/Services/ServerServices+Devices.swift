@@ -4,11 +4,11 @@ import Foundation
 extension ServerServices {
     var sessionLifetime: SessionLifetime { SessionLifetime(configuration) }
 
-    var sessionListing: SessionListing { SessionListing(storage: storage, lifetime: sessionLifetime, now: now) }
-
-    var sessionEnding: SessionEnding {
-        SessionEnding(storage: storage, check: reauthenticationCheck, audit: audit, now: now)
+    var sessionListing: SessionListing {
+        SessionListing(storage: storage, lifetime: sessionLifetime, sensitive: sensitiveActions, now: now)
     }
+
+    var sessionEnding: SessionEnding { SessionEnding(storage: storage, sensitive: sensitiveActions, audit: audit) }
 
     var adminSessionEnding: AdminSessionEnding { AdminSessionEnding(storage: storage, audit: audit) }
 

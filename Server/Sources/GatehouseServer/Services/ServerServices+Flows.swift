@@ -35,13 +35,15 @@ extension ServerServices {
             verifiers: idTokens,
             apple: apple,
             authenticator: authenticator,
+            sensitive: sensitiveActions,
             sessions: sessions,
+            delivery: delivery,
             audit: audit,
             now: now
         )
     }
 
-    var logout: Logout { Logout(storage: storage, audit: audit) }
+    var logout: Logout { Logout(storage: storage, sensitive: sensitiveActions, audit: audit) }
 
     var signUp: SignUp {
         SignUp(
@@ -104,12 +106,9 @@ extension ServerServices {
             policy: policy,
             passwords: passwords,
             delays: passwordDelays,
-            check: reauthenticationCheck,
+            sensitive: sensitiveActions,
             emailChange: EmailChange(delivery: delivery),
-            guestUpgrade: GuestUpgrade(
-                emailChange: EmailChange(delivery: delivery),
-                autoconfirm: configuration.mailerAutoconfirm
-            ),
+            guestUpgrade: GuestUpgrade(autoconfirm: configuration.mailerAutoconfirm),
             delivery: delivery,
             audit: audit,
             metadataLimit: MetadataLimit(configuration),
@@ -120,25 +119,36 @@ extension ServerServices {
     var accountDeletion: AccountDeletion {
         AccountDeletion(
             storage: storage,
-            check: reauthenticationCheck,
+            sensitive: sensitiveActions,
             audit: audit,
             appleRevocations: appleRevocations,
             now: now
         )
     }
 
-    var reauthenticationCheck: ReauthenticationCheck {
-        ReauthenticationCheck(
+    /// The one enforcement of ``SensitiveActionPolicy``.
+    var sensitiveActions: SensitiveActionGuard {
+        SensitiveActionGuard(
             storage: storage,
             codes: codes,
             limiter: limiter,
             requestLimit: configuration.rateLimits.userUpdates,
-            maximumAttempts: configuration.maximumCodeAttempts
+            maximumAttempts: configuration.maximumCodeAttempts,
+            delivery: delivery,
+            now: now
         )
     }
 
+    var mfaBudget: MFABudget { MFABudget(limiter: limiter, limits: configuration.rateLimits) }
+
     var identityUnlink: IdentityUnlink {
-        IdentityUnlink(storage: storage, audit: audit, appleRevocations: appleRevocations, now: now)
+        IdentityUnlink(
+            storage: storage,
+            sensitive: sensitiveActions,
+            audit: audit,
+            appleRevocations: appleRevocations,
+            now: now
+        )
     }
 
     /// `nil` when Sign in with Apple is off.
@@ -161,6 +171,7 @@ extension ServerServices {
         FactorEnrollment(
             storage: storage,
             sealing: factorSealing,
+            sensitive: sensitiveActions,
             audit: audit,
             defaultIssuer: URL(string: configuration.siteURL)?.host ?? configuration.issuer,
             now: now
@@ -170,8 +181,7 @@ extension ServerServices {
     var factorChallenge: FactorChallengeCreation {
         FactorChallengeCreation(
             storage: storage,
-            limiter: limiter,
-            limits: configuration.rateLimits,
+            budget: mfaBudget,
             audit: audit,
             now: now
         )
@@ -181,15 +191,17 @@ extension ServerServices {
         FactorVerification(
             storage: storage,
             sealing: factorSealing,
-            limiter: limiter,
-            limits: configuration.rateLimits,
+            budget: mfaBudget,
+            sensitive: sensitiveActions,
             sessions: sessions,
             audit: audit,
             now: now
         )
     }
 
-    var factorUnenrollment: FactorUnenrollment { FactorUnenrollment(storage: storage, audit: audit) }
+    var factorUnenrollment: FactorUnenrollment {
+        FactorUnenrollment(storage: storage, sensitive: sensitiveActions, audit: audit)
+    }
 
     var adminUserLookup: AdminUserLookup { AdminUserLookup(storage: storage) }
 
@@ -252,7 +264,7 @@ extension ServerServices {
             storage: storage,
             relyingParty: relyingParty,
             challenges: passkeyChallenges,
-            check: reauthenticationCheck,
+            sensitive: sensitiveActions,
             audit: audit,
             now: now
         )
@@ -269,5 +281,7 @@ extension ServerServices {
         )
     }
 
-    var passkeyManagement: PasskeyManagement { PasskeyManagement(storage: storage, audit: audit, now: now) }
+    var passkeyManagement: PasskeyManagement {
+        PasskeyManagement(storage: storage, sensitive: sensitiveActions, audit: audit, now: now)
+    }
 }

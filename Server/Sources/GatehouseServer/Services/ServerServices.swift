@@ -17,6 +17,8 @@ struct ServerServices: Sendable {
     let audit: AuditLog
     let codes: OneTimeCodes
     let delivery: CodeDelivery
+    /// Issues the codes requests hand off (`POST /recover`), in the background.
+    let deferredIssues: DeferredIssues
     /// Delivers the mail outbox in the background.
     let mailSender: MailSender
     let passwords: PasswordHasher
@@ -55,6 +57,7 @@ struct ServerServices: Sendable {
             mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) } ?? LogMailer(logger: logger)
         let idTokens = idTokenVerifiers(configuration: configuration, logger: logger)
         let outbox = MailOutbox(sealing: MailSealing(vault: vault), wakeup: Wakeup())
+        let deferredIssues = DeferredIssues(grace: configuration.mailDelivery.drainTimeout, logger: logger)
         let delivery = CodeDelivery(
             codes: codes,
             template: CodeMailTemplate(
@@ -63,12 +66,12 @@ struct ServerServices: Sendable {
                 lifetime: configuration.codeLifetime
             ),
             outbox: outbox,
+            deferred: deferredIssues,
             limiter: limiter,
+            budget: MailBudget(limiter: limiter, limits: configuration.rateLimits),
             lifetime: configuration.codeLifetime,
             spacing: TimeInterval(configuration.smtpMaxFrequency),
             clientBudget: configuration.rateLimits.otp,
-            serverBudget: configuration.rateLimits.emailSent,
-            recipientBudget: configuration.rateLimits.emailPerRecipient,
             now: now
         )
         var apple: AppleAccountClient?
@@ -93,6 +96,7 @@ struct ServerServices: Sendable {
             audit: AuditLog(now: now),
             codes: codes,
             delivery: delivery,
+            deferredIssues: deferredIssues,
             mailSender: MailSender(
                 storage: storage,
                 mailer: mailer,
@@ -100,7 +104,6 @@ struct ServerServices: Sendable {
                 audit: AuditLog(now: now),
                 settings: configuration.mailDelivery,
                 wakeup: outbox.wakeup,
-                admit: delivery.chargeBudgets,
                 logger: logger,
                 now: now
             ),

@@ -22,6 +22,9 @@ public struct FactorRecord: Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
     public var lastChallengedAt: Date?
+    /// The session that enrolled the factor: the only one that may verify it while it is not
+    /// verified (`nil` for factors enrolled before this was recorded).
+    public var enrolledSessionID: UUID?
 
     public init(
         id: UUID = UUID(),
@@ -33,7 +36,8 @@ public struct FactorRecord: Sendable, Equatable {
         lastUsedStep: Int64? = nil,
         createdAt: Date,
         updatedAt: Date,
-        lastChallengedAt: Date? = nil
+        lastChallengedAt: Date? = nil,
+        enrolledSessionID: UUID? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -45,6 +49,7 @@ public struct FactorRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.lastChallengedAt = lastChallengedAt
+        self.enrolledSessionID = enrolledSessionID
     }
 
     /// Whether an unverified factor waited too long for its first code (it is gone then).

@@ -21,6 +21,14 @@ enum COSEKey: Sendable {
 
     /// The largest RSA modulus accepted, in bytes (4096 bits): bigger keys only cost time.
     static let maximumRSAModulusBytes = 512
+    /// The smallest RSA modulus accepted, in bits.
+    static let minimumRSAModulusBits = 2048
+
+    /// The bits of a big-endian unsigned integer, leading zeros not counted.
+    static func bitCount(of bytes: [UInt8]) -> Int {
+        guard let first = bytes.firstIndex(where: { $0 != 0 }) else { return 0 }
+        return (bytes.count - first - 1) * 8 + (8 - bytes[first].leadingZeroBitCount)
+    }
 
     /// The COSE `alg` of this key.
     var algorithm: Int64 {
@@ -51,6 +59,14 @@ enum COSEKey: Sendable {
                 n.count <= Self.maximumRSAModulusBytes,
                 !e.isEmpty, e.count <= 4
             else { throw .malformed("the RS256 key's modulus or exponent is missing or too large") }
+            // WebAuthn authenticators use 65537 (FIDO's requirement); a small exponent or a short
+            // modulus is a weak key, refused here rather than left to the library's choices.
+            guard e.drop(while: { $0 == 0 }).elementsEqual([0x01, 0x00, 0x01]) else {
+                throw .malformed("the RS256 key's exponent must be 65537")
+            }
+            guard Self.bitCount(of: n) >= Self.minimumRSAModulusBits else {
+                throw .malformed("the RS256 key's modulus must have at least 2048 bits")
+            }
             do {
                 self = .rs256(try _RSA.Signing.PublicKey(n: n, e: e))
             } catch {

@@ -35,8 +35,12 @@ struct Harness {
         configuration.rateLimits.anonymous = 10_000
         configuration.rateLimits.emailSent = 10_000
         configuration.rateLimits.emailPerRecipient = 10_000
+        configuration.rateLimits.emailPerRecipientClient = 10_000
+        configuration.rateLimits.emailSentUnconfirmed = 10_000
+        configuration.rateLimits.signupEmailPerClient = 10_000
         configuration.rateLimits.mfa = 10_000
         configuration.rateLimits.mfaPerUser = 10_000
+        configuration.rateLimits.mfaFailuresPerUser = 10_000
         configuration.rateLimits.passkey = 10_000
         // The live test client keeps one connection. A test that spends a while between two of
         // its requests (hundreds of racing guesses on the whole suite's loaded machine took 37 s)
@@ -45,6 +49,8 @@ struct Harness {
         // A loaded machine (the whole suite on two cores) may take seconds to answer `/ready`'s
         // read; the probe's own deadline is tested where a database is really gone.
         configuration.readinessTimeout = .seconds(60)
+        // Every test client is on loopback: one client network holding all of a test's connections.
+        configuration.connections.maxConnectionsPerClient = 10_000
         configure(&configuration)
         let mailer = CapturingMailer()
         let logger =
@@ -206,14 +212,20 @@ struct Client: Sendable {
 enum HarnessError: Error {
     case noMail(String)
     case outboxNotDelivered(MailOutboxDepth)
+    case codesNotIssued(Int)
 }
 
 /// Waits on a server's mail outbox.
 enum Outbox {
-    /// Wakes the sender and waits until the outbox is empty (every mail delivered or dropped),
-    /// for at most `timeout`.
+    /// Waits until the codes requests handed off are issued (their mail queued), wakes the
+    /// sender and waits until the outbox is empty (every mail delivered or dropped), for at most
+    /// `timeout` in all.
     static func waitUntilDelivered(_ server: GatehouseServerApp, timeout: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + timeout
+        while server.codesBeingIssued > 0 {
+            guard ContinuousClock.now < deadline else { throw HarnessError.codesNotIssued(server.codesBeingIssued) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
         server.wakeMailSender()
         while true {
             let depth = try await server.mailOutboxDepth()

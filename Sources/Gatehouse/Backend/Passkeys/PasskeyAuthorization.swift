@@ -1,158 +1,128 @@
-// Apple-only call sites in this file (AuthenticationServices; iOS, macOS, visionOS):
-// ASAuthorizationPlatformPublicKeyCredentialProvider (createCredentialRegistrationRequest,
-// createCredentialAssertionRequest), ASAuthorizationController (performRequests,
-// performAutoFillAssistedRequests on iOS and visionOS), its delegate and presentation context,
-// and the registration and assertion credentials it returns. Everything else (the options,
-// the server calls, the credentials' JSON) is in the plain-value files beside it, which build
-// and are tested on Linux with SoftwarePasskeyAuthenticator.
+// Apple-only call sites in this file (AuthenticationServices; iOS, iPadOS, Mac Catalyst, macOS,
+// visionOS; not tvOS, not watchOS):
+// - ASAuthorizationController: init(authorizationRequests:), delegate and presentationContextProvider
+//   (weak), performRequests(), performAutoFillAssistedRequests() (iOS 16 and visionOS only: not
+//   macOS, not Mac Catalyst), cancel() (iOS 16, macOS 13, Mac Catalyst 16, visionOS 1);
+//   https://developer.apple.com/documentation/authenticationservices/asauthorizationcontroller/cancel()
+//   https://developer.apple.com/documentation/authenticationservices/asauthorizationcontroller/performautofillassistedrequests()
+// - ASAuthorizationControllerDelegate and ASAuthorizationControllerPresentationContextProviding,
+//   both @MainActor protocols (NS_SWIFT_UI_ACTOR), so the conformances below are plain ones;
+//   https://developer.apple.com/documentation/authenticationservices/asauthorizationcontrollerpresentationcontextproviding
+// - ASAuthorization (not Sendable): its credential is converted to a PasskeyAuthenticatorResponse
+//   inside the main-actor delegate callback, and only that Sendable value leaves it.
+// The state machine (one request at a time, cancelled with its task, completed once) is
+// AuthorizationFlight, tested on Linux with a fake controller; the requests and credentials are
+// built in Apple/Passkeys+AuthenticationServices.swift.
 #if canImport(AuthenticationServices) && !os(watchOS) && !os(tvOS)
 public import AuthenticationServices
-public import Foundation
+import Foundation
 
-/// Runs one passkey ceremony with the platform authenticator (Face ID, Touch ID, iCloud
-/// Keychain, a phone nearby) and returns its credential as a plain value.
+/// Runs passkey requests with the platform authenticator (Face ID, Touch ID, iCloud Keychain, a
+/// phone nearby) from a window the app gives, for UIKit and AppKit code. SwiftUI code needs no
+/// window: use `@Environment(\.authorizationController)` with
+/// ``AuthPasskeys/signIn(using:)`` and ``AuthPasskeys/register(using:name:nonce:)``.
+///
+/// One request runs at a time; cancelling the task that awaits a request cancels it
+/// (`ASAuthorizationController.cancel()`), so an AutoFill-assisted sign-in started in a
+/// screen's `.task` ends when the screen goes away.
 ///
 /// The app needs the associated domain `webcredentials:<rp id>` and the domain's
 /// `apple-app-site-association` file (`gatehouse-server apple-app-site-association`).
 @MainActor
-public final class PasskeyAuthorization: NSObject {
+public final class PasskeyAuthorization {
     private let anchor: ASPresentationAnchor
-    private var continuation: CheckedContinuation<ASAuthorization, any Error>?
-    private var controller: ASAuthorizationController?
+    private let flight: AuthorizationFlight<PasskeyAuthenticatorResponse>
 
-    /// Creates a ceremony presented from `anchor` (the app's key window).
-    public init(anchor: ASPresentationAnchor) {
+    /// Creates an authorizer presenting from `anchor` (the window of the view that asks).
+    public convenience init(anchor: ASPresentationAnchor) {
+        self.init(anchor: anchor, flight: AuthorizationFlight())
+    }
+
+    init(anchor: ASPresentationAnchor, flight: AuthorizationFlight<PasskeyAuthenticatorResponse>) {
         self.anchor = anchor
+        self.flight = flight
     }
 
-    /// Creates a passkey for the request's RP and user.
+    /// Creates a passkey for the request's RP and user (existing passkeys of the account are
+    /// excluded where the system supports it: iOS 17.4, macOS 14.4).
     public func register(_ request: PasskeyRegistrationRequest) async throws -> PasskeyRegistrationCredential {
-        let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(
-            relyingPartyIdentifier: request.relyingPartyID
-        )
-        let registration = provider.createCredentialRegistrationRequest(
-            challenge: request.challenge,
-            name: request.userName,
-            userID: request.userID
-        )
-        registration.userVerificationPreference = .required
-        let authorization = try await perform(registration, autoFill: false)
-        guard let credential = authorization.credential as? ASAuthorizationPlatformPublicKeyCredentialRegistration,
-            let attestation = credential.rawAttestationObject
-        else { throw Self.unexpectedCredential }
-        return PasskeyRegistrationCredential(
-            credentialID: credential.credentialID,
-            clientDataJSON: credential.rawClientDataJSON,
-            attestationObject: attestation,
-            transports: ["internal", "hybrid"]
-        )
+        try await perform(request.platformRequest(), presentation: .modal).registration()
     }
 
-    /// Signs in with any passkey of the request's RP. With `autoFill` (iOS and visionOS), the
-    /// passkeys appear in the QuickType bar of a text field whose content type is
-    /// `.username`, and the call returns when the user picks one.
-    public func signIn(
-        _ request: PasskeyAssertionRequest,
-        autoFill: Bool = false
-    ) async throws -> PasskeyAssertionCredential {
-        let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(
-            relyingPartyIdentifier: request.relyingPartyID
-        )
-        let assertion = provider.createCredentialAssertionRequest(challenge: request.challenge)
-        assertion.userVerificationPreference = .required
-        let authorization = try await perform(assertion, autoFill: autoFill)
-        // `rawAuthenticatorData`, `signature` and `userID` are implicitly unwrapped in the SDK:
-        // unwrap them here rather than trap on a credential that lacks one.
-        guard let credential = authorization.credential as? ASAuthorizationPlatformPublicKeyCredentialAssertion,
-            let authenticatorData = credential.rawAuthenticatorData,
-            let signature = credential.signature,
-            let userHandle = credential.userID
-        else { throw Self.unexpectedCredential }
-        return PasskeyAssertionCredential(
-            credentialID: credential.credentialID,
-            clientDataJSON: credential.rawClientDataJSON,
-            authenticatorData: authenticatorData,
-            signature: signature,
-            userHandle: userHandle
-        )
+    /// Signs in with any passkey of the request's RP. With `autoFill` (iOS and visionOS; not
+    /// Mac Catalyst or macOS, where it is a sheet), the passkeys appear in the QuickType bar of
+    /// a text field whose content type is `.username`, and the call returns when the person
+    /// picks one. Start it in the sign-in screen's `.task`, so that it is cancelled when the
+    /// screen goes away.
+    public func signIn(_ request: PasskeyAssertionRequest, autoFill: Bool = false) async throws -> PasskeyAssertionCredential {
+        try await perform(request.platformRequest(), presentation: autoFill ? .autoFill : .modal).assertion()
     }
 
-    /// Cancels a ceremony waiting (an AutoFill request when the screen goes away).
-    public func cancel() {
-        controller?.cancel()
-    }
-
-    private func perform(_ request: ASAuthorizationRequest, autoFill: Bool) async throws -> ASAuthorization {
-        try await withCheckedThrowingContinuation { continuation in
-            self.continuation = continuation
+    private func perform(
+        _ request: ASAuthorizationRequest,
+        presentation: AuthorizationFlight<PasskeyAuthenticatorResponse>.Presentation
+    ) async throws -> PasskeyAuthenticatorResponse {
+        let anchor = self.anchor
+        return try await flight.perform(presentation) { complete in
             let controller = ASAuthorizationController(authorizationRequests: [request])
-            controller.delegate = self
-            controller.presentationContextProvider = self
-            self.controller = controller
-            #if os(iOS) || os(visionOS)
-            if autoFill {
+            let delegate = PasskeyControllerDelegate(anchor: anchor, complete: complete)
+            controller.delegate = delegate
+            controller.presentationContextProvider = delegate
+            #if os(visionOS) || (os(iOS) && !targetEnvironment(macCatalyst))
+            if presentation == .autoFill {
                 controller.performAutoFillAssistedRequests()
-                return
+            } else {
+                controller.performRequests()
             }
-            #endif
+            #else
             controller.performRequests()
+            #endif
+            // The controller holds its delegate weakly: the flight keeps both until the end.
+            return { withExtendedLifetime(delegate) { controller.cancel() } }
         }
     }
-
-    private func finish(_ result: Result<ASAuthorization, any Error>) {
-        let continuation = self.continuation
-        self.continuation = nil
-        controller = nil
-        switch result {
-        case .success(let authorization):
-            continuation?.resume(returning: authorization)
-        case .failure(let error as ASAuthorizationError) where error.code == .canceled:
-            continuation?.resume(throwing: AuthError(code: .cancelled, message: "Passkey request cancelled."))
-        case .failure(let error):
-            continuation?.resume(
-                throwing: AuthError(
-                    code: .unknown,
-                    message: "The passkey request failed.",
-                    recoverySuggestion: "Check the app's associated domain (webcredentials:<rp id>) and the "
-                        + "domain's apple-app-site-association file.",
-                    underlying: String(describing: error)
-                )
-            )
-        }
-    }
-
-    private static let unexpectedCredential = AuthError(
-        code: .invalidResponse,
-        message: "The system returned a credential that is not a passkey."
-    )
 }
 
-extension PasskeyAuthorization: @preconcurrency ASAuthorizationControllerDelegate {
-    public func authorizationController(
+/// The delegate of one request: turns the system's answer into a Sendable value on the main
+/// actor and reports it once.
+@MainActor
+final class PasskeyControllerDelegate: NSObject, ASAuthorizationControllerDelegate,
+    ASAuthorizationControllerPresentationContextProviding
+{
+    private let anchor: ASPresentationAnchor
+    private let complete: @MainActor (Result<PasskeyAuthenticatorResponse, AuthError>) -> Void
+
+    init(anchor: ASPresentationAnchor, complete: @escaping @MainActor (Result<PasskeyAuthenticatorResponse, AuthError>) -> Void) {
+        self.anchor = anchor
+        self.complete = complete
+    }
+
+    func authorizationController(
         controller: ASAuthorizationController,
         didCompleteWithAuthorization authorization: ASAuthorization
     ) {
-        finish(.success(authorization))
+        // `authorization` is not Sendable: read it here, send only our value.
+        complete(Result { try PasskeyAuthenticatorResponse(authorization.credential) }.mapError(AuthError.wrapping))
     }
 
-    public func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-        finish(.failure(error))
+    func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
+        complete(.failure(.passkeyAuthorizationFailure(error)))
     }
-}
 
-extension PasskeyAuthorization: @preconcurrency ASAuthorizationControllerPresentationContextProviding {
-    public func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
+    func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
         anchor
     }
 }
 
 extension AuthPasskeys {
-    /// Signs in with a passkey from the platform authenticator; `autoFill` offers the passkeys
-    /// in a `.username` text field's QuickType bar (iOS, visionOS) instead of a sheet.
+    /// Signs in with a passkey from the platform authenticator, presented from `anchor`;
+    /// `autoFill` offers the passkeys in a `.username` field's QuickType bar (iOS, visionOS)
+    /// instead of a sheet; start that in the screen's `.task`.
     @discardableResult
     public func signInWithPasskey(anchor: ASPresentationAnchor, autoFill: Bool = false) async throws -> User {
         let request = try await signInRequest()
-        let credential = try await PasskeyAuthorization(anchor: anchor).signIn(request, autoFill: autoFill)
+        let credential = try await PasskeyAuthorization(anchor: anchor, flight: service.passkeyFlight)
+            .signIn(request, autoFill: autoFill)
         return try await signIn(credential, for: request)
     }
 
@@ -166,7 +136,7 @@ extension AuthPasskeys {
         -> Passkey
     {
         let request = try await registrationRequest(nonce: nonce)
-        let credential = try await PasskeyAuthorization(anchor: anchor).register(request)
+        let credential = try await PasskeyAuthorization(anchor: anchor, flight: service.passkeyFlight).register(request)
         return try await register(credential, for: request, name: name)
     }
 
@@ -175,13 +145,7 @@ extension AuthPasskeys {
     /// - Throws: ``ErrorCode/notSignedIn`` when no guest is signed in.
     @discardableResult
     public func upgradeGuestWithPasskey(anchor: ASPresentationAnchor, name: String? = nil) async throws -> Passkey {
-        guard service.currentUser?.isAnonymous == true else {
-            throw AuthError(
-                code: .notSignedIn,
-                message: "No guest is signed in.",
-                recoverySuggestion: "Sign in as a guest first, or add a passkey to the account with registerPasskey."
-            )
-        }
+        try requireGuest()
         return try await registerPasskey(anchor: anchor, name: name)
     }
 }

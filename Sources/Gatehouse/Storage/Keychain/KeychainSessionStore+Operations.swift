@@ -9,7 +9,7 @@ extension KeychainSessionStore {
         switch status {
         case .success:
             guard let item else { throw AuthError.storageFailure("reading \(itemDescription): no data") }
-            return try decode(item.data, from: itemDescription)
+            return try decode(item.data, from: "\(service)/\(account)")
         case .itemNotFound:
             return try migrate(into: target)
         default:
@@ -73,7 +73,7 @@ extension KeychainSessionStore {
             guard status == .success, let item else {
                 throw try Self.failure(status, "reading \(source.service)/\(source.account)")
             }
-            let session = try decode(item.data, from: "keychain item \(source.service)/\(source.account)")
+            let session = try decode(item.data, from: "\(source.service)/\(source.account)")
             try write(item.data, to: target)
             try remove(source.inGroup(item.accessGroup))
             return session
@@ -86,10 +86,16 @@ extension KeychainSessionStore {
         return nil
     }
 
+    /// Updates the item, or adds it when there is none. Another process sharing the item (the
+    /// app and its extension, both saving their first session) can add it between our update
+    /// and our add: the add then answers `errSecDuplicateItem`, and the item is updated.
     private func write(_ data: Data, to target: KeychainQuery) throws {
         var status = client.update(target, data, accessibility)
         if status == .itemNotFound {
             status = client.add(target, data, accessibility).status
+            if status == .duplicateItem {
+                status = client.update(target, data, accessibility)
+            }
         }
         guard status == .success else { throw try Self.failure(status, "writing \(itemDescription)") }
     }
@@ -105,7 +111,7 @@ extension KeychainSessionStore {
         do {
             return try StoredSessionFile.decode(data)
         } catch {
-            throw AuthError.storageCorrupt(location: location, underlying: "\(error)")
+            throw AuthError.storageCorrupt(keychainItem: location, underlying: "\(error)")
         }
     }
 

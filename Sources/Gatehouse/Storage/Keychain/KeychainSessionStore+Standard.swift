@@ -10,8 +10,11 @@ extension KeychainSessionStore {
     ///   production, never share a session.
     /// - The item of earlier releases (service `gatehouse`, account `session`, in the app's
     ///   default group) is moved here on first read, so updating the SDK signs nobody out.
-    /// - Without a keychain entitlement the session is kept in a 0600 file in Application
-    ///   Support (`<bundle id>/gatehouse-session-<scope>.json`).
+    /// - On macOS (and Mac Catalyst), an app without a keychain entitlement (no provisioning
+    ///   profile) keeps the session in a 0600 file in Application Support
+    ///   (`<bundle id>/gatehouse-session-<scope>.json`) and says so once. On iOS, tvOS, watchOS
+    ///   and visionOS the same refusal means a misconfigured access group: it is an error
+    ///   (``ErrorCode/missingEntitlement``), never a session of its own in a file.
     ///
     /// - Parameters:
     ///   - scope: The backend's ``AuthBackend/sessionScope`` (the server's host).
@@ -19,8 +22,12 @@ extension KeychainSessionStore {
     ///   - accessibility: When the item can be read.
     ///   - bundleIdentifier: The app's bundle identifier.
     ///   - fallbackDirectory: Where the fallback file goes; defaults to Application Support.
-    ///   - stopsDebugBuildsOnMissingEntitlement: Whether a debug build stops when falling back.
+    ///   - fallsBackToFileWithoutEntitlement: Whether a missing entitlement moves the session to
+    ///     the file (``fallsBackToFileByDefault``: on macOS only).
+    ///   - stopsDebugBuildsOnMissingEntitlement: Whether a debug build stops when the missing
+    ///     entitlement is an error.
     ///   - refreshLockURL: A lock file in the App Group container shared with extensions, or `nil`.
+    ///   - developerAlarm: What stopping a debug build means.
     ///   - client: The keychain calls.
     public static func standard(
         scope: String,
@@ -28,8 +35,10 @@ extension KeychainSessionStore {
         accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
         bundleIdentifier: String? = Bundle.main.bundleIdentifier,
         fallbackDirectory: URL? = nil,
+        fallsBackToFileWithoutEntitlement: Bool = KeychainSessionStore.fallsBackToFileByDefault,
         stopsDebugBuildsOnMissingEntitlement: Bool = true,
         refreshLockURL: URL? = nil,
+        developerAlarm: DeveloperAlarm = .standard,
         client: KeychainClient
     ) -> KeychainSessionStore {
         let directory =
@@ -41,13 +50,25 @@ extension KeychainSessionStore {
             accessGroup: accessGroup,
             accessibility: accessibility,
             migratingFrom: [KeychainQuery(service: "gatehouse", account: "session")],
-            fallback: FileSessionStore(
-                fileURL: directory.appendingPathComponent("gatehouse-session-\(safeScope).json")
-            ),
+            fallback: fallsBackToFileWithoutEntitlement
+                ? FileSessionStore(fileURL: directory.appendingPathComponent("gatehouse-session-\(safeScope).json"))
+                : nil,
             stopsDebugBuildsOnMissingEntitlement: stopsDebugBuildsOnMissingEntitlement,
             refreshLockURL: refreshLockURL,
+            developerAlarm: developerAlarm,
             client: client
         )
+    }
+
+    /// Whether a missing keychain entitlement keeps the session in a file by default: on macOS
+    /// and Mac Catalyst, where it means an app without a provisioning profile; not on iOS,
+    /// tvOS, watchOS and visionOS, where it means a misconfigured access group.
+    public static var fallsBackToFileByDefault: Bool {
+        #if os(macOS) || targetEnvironment(macCatalyst)
+        return true
+        #else
+        return false
+        #endif
     }
 }
 
@@ -76,7 +97,7 @@ extension KeychainSessionStore {
     }
 
     /// The default store on this device's keychain (see
-    /// ``standard(scope:accessGroup:accessibility:bundleIdentifier:fallbackDirectory:stopsDebugBuildsOnMissingEntitlement:refreshLockURL:client:)``).
+    /// ``standard(scope:accessGroup:accessibility:bundleIdentifier:fallbackDirectory:fallsBackToFileWithoutEntitlement:stopsDebugBuildsOnMissingEntitlement:refreshLockURL:developerAlarm:client:)``).
     public static func standard(
         scope: String,
         accessGroup: String? = nil,

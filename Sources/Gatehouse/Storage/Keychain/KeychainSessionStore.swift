@@ -4,7 +4,7 @@ public import Foundation
 /// first unlock (configurable), named by service, account and access group.
 ///
 /// The default store on Apple platforms. Its logic runs over a ``KeychainClient`` (the device's
-/// keychain, ``KeychainClient/live``, or a simulated one in tests), so every rule below is
+/// keychain, `KeychainClient.live`, or a simulated one in tests), so every rule below is
 /// tested on Linux:
 /// - **A locked keychain is never "signed out".** Before the first call of a process the store
 ///   proves the keychain readable by writing and removing a probe item in the same access group
@@ -17,11 +17,16 @@ public import Foundation
 ///   at each of ``migrationSources`` (the same item in the default group when an access group
 ///   is configured, the item names of earlier releases), then at the fallback store, moves
 ///   what it finds and removes the old copy.
-/// - **No entitlement falls back.** On ``ErrorCode/missingEntitlement`` (a macOS app without a
-///   provisioning profile, unit tests without a host app) the store keeps the session in
-///   ``fallback`` for the rest of the process, reports it once as a ``StorageNotice``, and a
-///   debug build stops with a message naming the entitlement
-///   (``stopsDebugBuildsOnMissingEntitlement``). With no fallback the error is thrown.
+/// - **No entitlement: a file on macOS, an error elsewhere.** On macOS
+///   ``ErrorCode/missingEntitlement`` means an app without a provisioning profile (a new
+///   project's first run, `swift run`, unit tests without a host app): the store keeps the
+///   session in ``fallback`` for the rest of the process and reports it once as a
+///   ``StorageNotice`` (which ``AuthService`` logs as a warning). On iOS, tvOS, watchOS and
+///   visionOS it means an access group the app is not entitled to (a misconfigured Keychain
+///   Sharing group): ``KeychainSessionStore/standard(scope:accessGroup:accessibility:bundleIdentifier:fallbackDirectory:fallsBackToFileWithoutEntitlement:stopsDebugBuildsOnMissingEntitlement:refreshLockURL:developerAlarm:client:)``
+///   gives no fallback there, so the error is thrown (an extension never keeps a session of
+///   its own in a file) and a debug build stops once with a message naming the group
+///   (``stopsDebugBuildsOnMissingEntitlement``, through a ``DeveloperAlarm``).
 public struct KeychainSessionStore: SessionStore {
     /// The item's service attribute.
     public let service: String
@@ -33,15 +38,18 @@ public struct KeychainSessionStore: SessionStore {
     public let accessibility: KeychainAccessibility
     /// Earlier places of the item, moved here on first read (`accessGroup == nil`: the app's default group).
     public let migrationSources: [KeychainQuery]
-    /// Where the session goes when the keychain refuses for a missing entitlement.
+    /// Where the session goes when the keychain refuses for a missing entitlement (macOS), or
+    /// `nil` to throw ``ErrorCode/missingEntitlement``.
     public let fallback: (any SessionStore)?
-    /// Whether a debug build stops (`assertionFailure`) when the store falls back (never in a test run).
+    /// Whether a debug build stops (``DeveloperAlarm``) when the keychain refuses for a missing
+    /// entitlement and there is no fallback (never in a test run or an Xcode Preview).
     public let stopsDebugBuildsOnMissingEntitlement: Bool
     /// A file in a folder every process sharing the item can reach (the App Group container),
     /// locked around refreshes so that the app and its extensions refresh one at a time.
     public let refreshLockURL: URL?
 
     let client: KeychainClient
+    let developerAlarm: DeveloperAlarm
     let state = Locked(KeychainStoreState())
 
     /// Creates a store for one item.
@@ -55,8 +63,10 @@ public struct KeychainSessionStore: SessionStore {
     ///     unlock" class.
     ///   - migratingFrom: Earlier places of the item to move here on first read.
     ///   - fallback: Where to keep the session without a keychain entitlement, or `nil` to throw.
-    ///   - stopsDebugBuildsOnMissingEntitlement: Whether a debug build stops when falling back.
+    ///   - stopsDebugBuildsOnMissingEntitlement: Whether a debug build stops when the missing
+    ///     entitlement is thrown.
     ///   - refreshLockURL: A lock file shared with the app's extensions, or `nil`.
+    ///   - developerAlarm: What stopping a debug build means (tests observe it).
     ///   - client: The keychain calls.
     public init(
         service: String,
@@ -67,6 +77,7 @@ public struct KeychainSessionStore: SessionStore {
         fallback: (any SessionStore)? = nil,
         stopsDebugBuildsOnMissingEntitlement: Bool = true,
         refreshLockURL: URL? = nil,
+        developerAlarm: DeveloperAlarm = .standard,
         client: KeychainClient
     ) {
         self.service = service
@@ -79,6 +90,7 @@ public struct KeychainSessionStore: SessionStore {
         self.fallback = fallback
         self.stopsDebugBuildsOnMissingEntitlement = stopsDebugBuildsOnMissingEntitlement
         self.refreshLockURL = refreshLockURL
+        self.developerAlarm = developerAlarm
         self.client = client
     }
 
@@ -128,32 +140,25 @@ public struct KeychainSessionStore: SessionStore {
         }
     }
 
+    /// The fallback store, once the keychain refused for a missing entitlement; without one,
+    /// the error (and, once, the developer alarm).
     private func fallBack() throws -> any SessionStore {
-        let error = AuthError.missingKeychainEntitlement()
-        guard let fallback else { throw error }
-        let first = state.withLock { state in
-            defer { state.usesFallback = true }
-            if !state.usesFallback { state.notices.append(.fellBack(error)) }
-            return !state.usesFallback
+        guard let fallback else {
+            let error = AuthError.missingKeychainEntitlement(accessGroup: accessGroup)
+            let first = state.withLock { state in
+                defer { state.alarmRaised = true }
+                return !state.alarmRaised
+            }
+            if first, stopsDebugBuildsOnMissingEntitlement {
+                developerAlarm.raise("\(error.message) \(error.recoverySuggestion ?? "")")
+            }
+            throw error
         }
-        #if DEBUG
-        if first, stopsDebugBuildsOnMissingEntitlement, !Self.isRunningTests {
-            assertionFailure(
-                "Gatehouse: the keychain refused with errSecMissingEntitlement. Sign the app with a "
-                    + "provisioning profile that has the keychain-access-groups entitlement (Keychain "
-                    + "Sharing capability). Sessions are kept in the fallback store until then."
-            )
+        state.withLock { state in
+            if !state.usesFallback { state.notices.append(.fellBack(.missingKeychainEntitlement())) }
+            state.usesFallback = true
         }
-        #endif
         return fallback
-    }
-
-    /// Whether this process is a test run (XCTest or Swift Testing under Xcode), where a debug
-    /// stop would end the run instead of telling a developer.
-    static var isRunningTests: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return environment["XCTestConfigurationFilePath"] != nil || environment["XCTestBundlePath"] != nil
-            || environment["XCTestSessionIdentifier"] != nil
     }
 }
 
@@ -166,6 +171,8 @@ struct KeychainStoreState {
     /// The app's default access group, once a probe without a group found it.
     var defaultGroup: String??
     var usesFallback = false
+    /// Whether the missing entitlement was reported to the developer already.
+    var alarmRaised = false
     var notices: [StorageNotice] = []
 }
 

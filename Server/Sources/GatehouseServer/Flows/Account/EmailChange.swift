@@ -17,29 +17,64 @@ struct EmailChange: Sendable {
     enum Step: Sendable {
         /// The other side's code is still pending.
         case otherSidePending
-        /// The address moved; the notice goes to the old address after the commit.
+        /// The address moved; the notice to the old address is queued in the transaction (the
+        /// sender is woken after the commit).
         case completed(notice: Mail?)
         /// The change cannot complete (no pending address, or it was taken meanwhile).
         case refused(APIError)
     }
 
-    /// Puts `email` in `user.newEmail` and issues the code(s) in `tx`.
+    /// The admitted mails of a change to a new address (``admit(_:for:client:now:)``).
+    struct Mailing: Sendable {
+        /// The new address's code.
+        let newAddress: MailBudget.Admission
+        /// The current, confirmed address's code (secure e-mail change), if it has one.
+        let currentAddress: MailBudget.Admission?
+
+        var all: [MailBudget.Admission] { [newAddress] + (currentAddress.map { [$0] } ?? []) }
+    }
+
+    /// The mail budgets' decision for a change of `user` to `email`, before anything is issued.
+    func admit(_ email: String, for user: UserRecord, client: String, now: Date) async throws -> Mailing {
+        let newAddress = try await delivery.admit(email, recipient: .unconfirmed, client: client, now: now)
+        guard let current = user.email, user.emailConfirmedAt != nil, !user.isAnonymous else {
+            return Mailing(newAddress: newAddress, currentAddress: nil)
+        }
+        do {
+            let currentAddress = try await delivery.admit(current, recipient: .confirmed, client: client, now: now)
+            return Mailing(newAddress: newAddress, currentAddress: currentAddress)
+        } catch {
+            await delivery.send(nil, admitted: newAddress)
+            throw error
+        }
+    }
+
+    /// Puts the new address in `user.newEmail` and issues the code(s) in `tx`.
     ///
-    /// - Returns: The mails to send after the commit.
+    /// - Returns: The mails (queued in `tx`) to pass to ``CodeDelivery/send(_:admitted:)`` after the commit.
     func request(
-        _ email: String,
+        _ mailing: Mailing,
         for user: inout UserRecord,
         in tx: any StorageTransaction,
         now: Date
     ) async throws
         -> [Mail?]
     {
-        user.newEmail = email
+        user.newEmail = mailing.newAddress.address
         user.emailChangeSentAt = now
         var mails = [
-            try await delivery.issue(.emailChange, for: user.id, to: email, spacing: .ignore, in: tx, now: now)
+            try await delivery.issue(
+                .emailChange,
+                for: user.id,
+                to: mailing.newAddress,
+                spacing: .ignore,
+                in: tx,
+                now: now
+            )
         ]
-        if let current = user.email, user.emailConfirmedAt != nil, !user.isAnonymous {
+        if let current = mailing.currentAddress, user.email == current.address, user.emailConfirmedAt != nil,
+            !user.isAnonymous
+        {
             mails.append(
                 try await delivery.issue(
                     .emailChangeCurrent,
@@ -83,7 +118,8 @@ struct EmailChange: Sendable {
         }
         try await tx.deleteSessions(userID: user.id, except: nil)
         guard let old, old != newEmail else { return .completed(notice: nil) }
-        return .completed(notice: try await delivery.notify(AccountNotice.emailChanged(from: old), in: tx, now: now))
+        let notice = AccountNotice.mail(.addressChanged, to: old)
+        return .completed(notice: try await delivery.notify(notice, in: tx, now: now))
     }
 
     /// 422 `email_exists`.

@@ -9,26 +9,18 @@ import HTTPTypes
 /// With autoconfirm (`GATEHOUSE_MAILER_AUTOCONFIRM`, where no address is ever proven) the address
 /// is the guest's at once, as in GoTrue.
 struct GuestUpgrade: Sendable {
-    let emailChange: EmailChange
     /// `GATEHOUSE_MAILER_AUTOCONFIRM`: the address counts as confirmed at once.
     let autoconfirm: Bool
 
-    /// Gives the guest `email` in `tx`: pending with a code, or at once under autoconfirm.
-    ///
-    /// - Returns: The mails to send after the commit.
-    func addEmail(
-        _ email: String,
-        to user: inout UserRecord,
-        in tx: any StorageTransaction,
-        now: Date
-    ) async throws
-        -> [Mail?]
-    {
-        guard autoconfirm else { return try await emailChange.request(email, for: &user, in: tx, now: now) }
+    /// Whether a guest's new address is mailed a code (else it is the guest's at once).
+    var mailsCode: Bool { !autoconfirm }
+
+    /// Gives the guest `email` at once (autoconfirm); without autoconfirm the address is pending
+    /// like any new one (``EmailChange/request(_:for:in:now:)``).
+    func confirmAtOnce(_ email: String, for user: inout UserRecord, now: Date) {
         user.email = email
         user.emailConfirmedAt = now
         user.appMetadata = ["provider": "email", "providers": ["email"]]
-        return []
     }
 
     /// Makes an autoconfirmed guest permanent when it has everything, and refuses a password

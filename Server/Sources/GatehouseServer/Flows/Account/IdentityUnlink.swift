@@ -2,18 +2,20 @@ import Foundation
 import GatehouseCore
 import HTTPTypes
 
-/// `DELETE /user/identities/{identity_id}`: unlinks a provider identity, never the last way to
-/// sign in (a passkey counts: ``SignInWays``), and never the e-mail identity (that is the
-/// address and password: `PUT /user`). Unlinking Apple queues the revocation of its Apple token
-/// in the same transaction (``AppleRevocationDelivery``).
+/// `DELETE /user/identities/{identity_id}`: unlinks a provider identity
+/// (``SensitiveAction/unlinkIdentity``: what the caller must prove is ``SensitiveActionPolicy``'s,
+/// and the owner is told), never the last way to sign in (a passkey counts: ``SignInWays``), and
+/// never the e-mail identity (that is the address and password: `PUT /user`). Unlinking Apple
+/// queues the revocation of its Apple token in the same transaction (``AppleRevocationDelivery``).
 struct IdentityUnlink: Sendable {
     let storage: any AuthStorage
+    let sensitive: SensitiveActionGuard
     let audit: AuditLog
     /// Delivers queued Apple revocations, when the server has Apple's developer key.
     let appleRevocations: AppleRevocationDelivery?
     let now: @Sendable () -> Date
 
-    func callAsFunction(_ caller: Caller, identityID: UUID?, ip: String) async throws {
+    func callAsFunction(_ caller: Caller, identityID: UUID?, nonce: String?, ip: String) async throws {
         let notFound = APIError(.notFound, .identityNotFound, "Identity doesn't exist")
         guard let id = identityID else { throw notFound }
         let user = caller.user
@@ -24,7 +26,8 @@ struct IdentityUnlink: Sendable {
                 "The e-mail identity cannot be unlinked; change the address or password with PUT /user."
             )
         }
-        guard user.identities.contains(where: { $0.id == id }) else { throw notFound }
+        guard let named = user.identities.first(where: { $0.id == id }) else { throw notFound }
+        let permit = try await sensitive.authorize(.unlinkIdentity, caller, evidence: .init(nonce: nonce), ip: ip)
         let now = now()
         let queued = try await storage.transaction { tx in
             // Writing the user row first queues a concurrent passkey removal or unlink of the
@@ -43,8 +46,11 @@ struct IdentityUnlink: Sendable {
             )
             guard try await tx.deleteIdentity(id: identity.id, userID: user.id) else { throw notFound }
             try await audit.record("identity_unlinked", actor: user.id, ip: ip, detail: identity.provider, in: tx)
+            let wayIn = IdentityProvider(rawValue: named.provider)?.wayIn ?? "A sign-in provider"
+            try await permit.queueNotices(wayIn, in: tx, now: now)
             return queued
         }
+        permit.sendQueuedNotices()
         if queued > 0 { appleRevocations?.deliverSoon() }
     }
 }

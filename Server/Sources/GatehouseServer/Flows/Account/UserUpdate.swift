@@ -6,18 +6,19 @@ import HTTPTypes
 /// to the row as it is then (a password hash takes a while, and a ban or another change may
 /// land meanwhile). A new address goes through ``EmailChange``, or ``GuestUpgrade`` for a guest.
 ///
-/// Requests count against a per-user limit and a `nonce` is checked (and counted) first
-/// (``ReauthenticationCheck``). A new password needs the current password (wrong tries count
-/// against the account's password limit), a sign-in within 24 hours, or the nonce, also for a
-/// user who has none yet; only then must it differ from the old one. A new password ends every
-/// other session and tells the account's address (`security.md` OWN-4, PW-8, SE-6).
+/// A new password (``SensitiveAction/changePassword``) or address (``SensitiveAction/changeEmail``)
+/// needs what ``SensitiveActionPolicy`` says: AAL2 from a user with a verified factor, and a
+/// sign-in within 10 minutes, a reauthentication `nonce` or, for the password, the current
+/// password (wrong tries count against the account's password delays). Only then must a new
+/// password differ from the old one. A new password ends every other session and tells the
+/// account's address (`security.md` OWN-4, PW-8, SA-3).
 struct UserUpdate: Sendable {
     let storage: any AuthStorage
     let policy: PasswordPolicy
     let passwords: PasswordHasher
     /// Wrong `current_password`s slow password sign-in like wrong passwords do.
     let delays: FailedPasswordDelays
-    let check: ReauthenticationCheck
+    let sensitive: SensitiveActionGuard
     let emailChange: EmailChange
     let guestUpgrade: GuestUpgrade
     let delivery: CodeDelivery
@@ -28,36 +29,83 @@ struct UserUpdate: Sendable {
     /// Applies `body` and returns the updated user.
     func callAsFunction(_ body: UpdateUserRequest, caller: Caller, ip: String) async throws -> UserRecord {
         let now = now()
-        try SecondFactorRule.requireAAL2(
-            caller,
-            when: body.password != nil || (body.email.map { $0.lowercased() != caller.user.email } ?? false),
-            for: "change the e-mail address or password"
-        )
-        try await check(body.nonce, userID: caller.user.id, now: now)
-        let hash = try await newPasswordHash(body, caller: caller, ip: ip, now: now)
-        let (updated, mails): (UserRecord, [Mail?]) = try await storage.transaction { tx in
+        let newEmail = try body.email.map(EmailAddress.normalized).flatMap { $0 == caller.user.email ? nil : $0 }
+        var actions: [SensitiveAction] = []
+        if body.password != nil { actions.append(.changePassword) }
+        if newEmail != nil { actions.append(.changeEmail) }
+        var permit: SensitiveActionPermit?
+        // A nonce sent beside a change that needs none is checked all the same.
+        if !actions.isEmpty || body.nonce != nil {
+            let currentPassword = body.currentPassword.map { given in
+                { @Sendable in try await verifyCurrent(given, of: caller.user, ip: ip, now: now) }
+            }
+            permit = try await sensitive.authorize(
+                actions,
+                caller,
+                evidence: .init(nonce: body.nonce, currentPassword: currentPassword),
+                ip: ip
+            )
+        }
+        let hash = try await newPasswordHash(body, caller: caller)
+        var mailing: EmailChange.Mailing?
+        if let newEmail, !caller.user.isAnonymous || guestUpgrade.mailsCode {
+            mailing = try await emailChange.admit(newEmail, for: caller.user, client: ip, now: now)
+        }
+        let (updated, mails): (UserRecord, [Mail?])
+        do {
+            (updated, mails) = try await apply(
+                body,
+                hash: hash,
+                newEmail: newEmail,
+                mailing: mailing,
+                permit: permit,
+                caller: caller,
+                ip: ip,
+                now: now
+            )
+        } catch {
+            for admitted in mailing?.all ?? [] { await delivery.send(nil, admitted: admitted) }
+            throw error
+        }
+        for (index, admitted) in (mailing?.all ?? []).enumerated() {
+            await delivery.send(index < mails.count ? mails[index] : nil, admitted: admitted)
+        }
+        if hash != nil { permit?.sendQueuedNotices() }
+        return updated
+    }
+
+    /// The update in one transaction, on the user as it is then.
+    ///
+    /// - Returns: The user after it, and the mails of an address change (new address first).
+    private func apply(
+        _ body: UpdateUserRequest,
+        hash: String?,
+        newEmail: String?,
+        mailing: EmailChange.Mailing?,
+        permit: SensitiveActionPermit?,
+        caller: Caller,
+        ip: String,
+        now: Date
+    ) async throws -> (UserRecord, [Mail?]) {
+        try await storage.transaction { tx in
             guard var user = try await tx.user(id: caller.user.id) else { throw APIError.userNotFoundForToken }
             var mails: [Mail?] = []
             if let hash {
                 user.passwordHash = hash
                 try await tx.deleteSessions(userID: user.id, except: caller.session.id)
-                if let email = user.email, user.emailConfirmedAt != nil {
-                    mails.append(try await delivery.notify(AccountNotice.passwordChanged(to: email), in: tx, now: now))
-                }
+                // The owner is told (the table's notices), in the change's transaction.
+                try await permit?.queueNotices(in: tx, now: now)
             }
             if let data = body.data { user.userMetadata.merge(data) { _, new in new } }
             try metadataLimit.check(user)
-            if let raw = body.email {
-                let email = try EmailAddress.normalized(raw)
-                if email != user.email {
-                    if let owner = try await tx.user(email: email), owner.id != user.id {
-                        throw EmailChange.emailExists
-                    }
-                    if user.isAnonymous {
-                        mails += try await guestUpgrade.addEmail(email, to: &user, in: tx, now: now)
-                    } else {
-                        mails += try await emailChange.request(email, for: &user, in: tx, now: now)
-                    }
+            if let email = newEmail, email != user.email {
+                if let owner = try await tx.user(email: email), owner.id != user.id {
+                    throw EmailChange.emailExists
+                }
+                if let mailing {
+                    mails += try await emailChange.request(mailing, for: &user, in: tx, now: now)
+                } else {
+                    guestUpgrade.confirmAtOnce(email, for: &user, now: now)
                 }
             }
             try GuestUpgrade.settle(&user, settingPassword: body.password != nil)
@@ -70,26 +118,12 @@ struct UserUpdate: Sendable {
             try await audit.record("user_modified", actor: user.id, ip: ip, in: tx)
             return (user, mails)
         }
-        for mail in mails { delivery.send(mail) }
-        return updated
     }
 
     /// The hash of the new password, after its checks; `nil` when the update sets none.
-    private func newPasswordHash(
-        _ body: UpdateUserRequest,
-        caller: Caller,
-        ip: String,
-        now: Date
-    ) async throws -> String? {
+    private func newPasswordHash(_ body: UpdateUserRequest, caller: Caller) async throws -> String? {
         guard let password = body.password else { return nil }
         try policy.check(password, email: body.email ?? caller.user.email)
-        if let currentPassword = body.currentPassword {
-            try await verifyCurrent(currentPassword, of: caller.user, ip: ip, now: now)
-        } else if !caller.user.isAnonymous, body.nonce == nil,
-            now.timeIntervalSince(caller.session.createdAt) > 24 * 3600
-        {
-            throw APIError(.badRequest, .reauthenticationNeeded, "Password update requires reauthentication")
-        }
         if let current = caller.user.passwordHash, try await passwords.verify(password, hash: current) {
             throw APIError(
                 .unprocessableContent,
@@ -104,10 +138,10 @@ struct UserUpdate: Sendable {
     /// account on the client's network (``FailedPasswordDelays``).
     private func verifyCurrent(_ currentPassword: String, of user: UserRecord, ip: String, now: Date) async throws {
         let key = user.email ?? user.id.uuidString.lowercased()
-        try await delays.check(account: key, client: ip, now: now)
+        let attempt = try await delays.admit(account: key, client: ip, now: now)
         guard try await passwords.verify(currentPassword, hash: user.passwordHash) else {
-            await delays.recordFailure(account: key, client: ip, now: now)
             throw APIError(.badRequest, .currentPasswordInvalid, "Current password is incorrect")
         }
+        await delays.succeeded(attempt, now: now)
     }
 }

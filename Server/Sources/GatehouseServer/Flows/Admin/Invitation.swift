@@ -22,6 +22,7 @@ struct Invitation: Sendable {
         let email = try EmailAddress.normalized(body.email)
         let now = now()
         try metadataLimit.check(body.data)
+        let admitted = try await delivery.admit(email, recipient: .unconfirmed, client: ip, now: now)
         let (user, mail): (UserRecord, Mail?) = try await storage.transaction { tx in
             if try await tx.user(email: email) != nil {
                 throw APIError(
@@ -30,20 +31,13 @@ struct Invitation: Sendable {
                     "A user with this email address has already been registered"
                 )
             }
-            let user = UserRecord(
-                email: email,
-                confirmationSentAt: now,
-                appMetadata: ["provider": "email", "providers": ["email"]],
-                userMetadata: body.data ?? [:],
-                createdAt: now,
-                updatedAt: now
-            )
+            let user = UserRecord.emailAccount(email, confirmationSentAt: now, metadata: body.data, now: now)
             try await tx.insertUser(user)
-            let mail = try await delivery.issue(.invite, for: user.id, to: email, spacing: .ignore, in: tx, now: now)
+            let mail = try await delivery.issue(.invite, for: user.id, to: admitted, spacing: .ignore, in: tx, now: now)
             try await audit.record("user_invited", actor: user.id, ip: ip, in: tx)
             return (user, mail)
         }
-        delivery.send(mail)
+        await delivery.send(mail, admitted: admitted)
         var wire = user.wire
         wire.invitedAt = now
         return wire

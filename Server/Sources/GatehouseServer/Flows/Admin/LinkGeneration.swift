@@ -58,14 +58,12 @@ struct LinkGeneration: Sendable {
                 guard purpose == .signup || purpose == .invite else {
                     throw APIError(.notFound, .userNotFound, "User with this email not found")
                 }
-                let created = UserRecord(
-                    email: email,
+                let created = UserRecord.emailAccount(
+                    email,
                     passwordHash: passwordHash,
                     confirmationSentAt: now,
-                    appMetadata: ["provider": "email", "providers": ["email"]],
-                    userMetadata: body.data ?? [:],
-                    createdAt: now,
-                    updatedAt: now
+                    metadata: body.data,
+                    now: now
                 )
                 try await tx.insertUser(created)
                 user = created

@@ -7,12 +7,16 @@ import HTTPTypes
 /// - `consent-revoked` (the user stopped using Sign in with Apple with the app): the sessions
 ///   Sign in with Apple opened end, and the stored Apple token is forgotten (Apple revoked it);
 /// - `account-delete` (the user deleted their Apple account): the same, and the identity goes;
-///   the user goes too when Apple was the only way in (no password, other identity or passkey);
+///   the user goes too only when Apple was the only way in: no confirmed address (e-mailed codes
+///   sign in with it) other than Apple's private relay, no password, no other identity, no passkey;
 /// - `email-disabled` / `email-enabled`: the identity's `email_disabled` flag (in
 ///   `identity_data`), unless a later e-mail event was applied already.
 ///
-/// Every event is idempotent: a replay, or an event for an identity that is gone, changes
-/// nothing more and answers 200 (Apple retries on anything else).
+/// A notification is applied once: its `jti` is kept until a replay could no longer be accepted
+/// (``AppleNotification/acceptedUntil``), in the same transaction as its effect, so a captured
+/// notification posted again answers 200 and changes nothing (it would otherwise end the
+/// sessions the user opened since). An event for an identity that is gone changes nothing and
+/// answers 200 too (Apple retries on anything else).
 struct AppleNotificationHandling: Sendable {
     let storage: any AuthStorage
     let keys: ProviderKeySet
@@ -34,6 +38,14 @@ struct AppleNotificationHandling: Sendable {
             now: now
         )
         try await storage.transaction { tx in
+            guard
+                try await tx.consumeNonce(
+                    provider: AppleNotification.replayScope,
+                    hash: notification.replayID,
+                    expiresAt: notification.acceptedUntil,
+                    now: now
+                )
+            else { return }
             guard
                 var identity = try await tx.identity(
                     provider: IdentityProvider.apple.rawValue,
@@ -57,7 +69,11 @@ struct AppleNotificationHandling: Sendable {
                 guard let user = try await tx.user(id: userID) else { return }
                 let others = user.identities.count(where: { $0.id != identity.id })
                 let passkeys = try await tx.passkeys(userID: userID).count
-                if others == 0, passkeys == 0, !(user.hasEmailIdentity && user.passwordHash != nil) {
+                // Apple's private relay stops forwarding with the Apple account: no way in then.
+                let relayed = user.email?.hasSuffix("@" + AppleNotification.privateRelayDomain) ?? false
+                let signsInByEmail =
+                    user.email != nil && !relayed && (user.emailConfirmedAt != nil || user.passwordHash != nil)
+                if others == 0, passkeys == 0, !signsInByEmail {
                     try await tx.deleteUser(id: userID)
                     try await audit.record(
                         "user_deleted",

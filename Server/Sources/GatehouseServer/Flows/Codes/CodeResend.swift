@@ -3,8 +3,12 @@ import GatehouseCore
 
 /// `POST /resend` for `signup` (to an unconfirmed address) and `email_change` (to the pending
 /// new address, named by the current one, and to the current address when its code is pending
-/// too). Anything with nothing to resend gets the same
-/// answer and no mail.
+/// too). Anything with nothing to resend gets the same answer and no mail; the mail budgets
+/// (``MailBudget``) count every request alike.
+///
+/// A resent sign-up code proves the pending password only if the code it replaces did: a resend
+/// never certifies a password its sign-up did not set (a contested sign-up's password proves
+/// nothing, ``SignUp``).
 struct CodeResend: Sendable {
     let storage: any AuthStorage
     let delivery: CodeDelivery
@@ -17,29 +21,70 @@ struct CodeResend: Sendable {
         guard body.type == .signup || body.type == .emailChange else {
             throw APIError.validation("Only signup and email_change can be resent")
         }
-        let mails: [Mail?] = try await storage.transaction { tx in
-            guard var user = try await tx.user(email: email) else { return [] }
-            if body.type == .signup {
-                guard user.emailConfirmedAt == nil else { return [] }
+        let found = try await storage.read { try await $0.user(email: email) }
+        if body.type == .signup {
+            // An unknown or confirmed address is budgeted as a pending one: the answer must not tell.
+            let admitted = try await delivery.admit(email, recipient: .unconfirmed, kind: .signUp, client: ip, now: now)
+            guard let found, found.emailConfirmedAt == nil else { return await delivery.send(nil, admitted: admitted) }
+            let mail = try await issuing(admitted) { tx in
+                guard var user = try await tx.user(id: found.id), user.emailConfirmedAt == nil else { return nil }
                 let bound = user.passwordCode == (try await tx.code(userID: user.id, purpose: .signup))?.linkHash
-                let mail = try await delivery.issue(.signup, for: user.id, to: email, spacing: .skip, in: tx, now: now)
+                let mail = try await delivery.issue(
+                    .signup,
+                    for: user.id,
+                    to: admitted,
+                    spacing: .skip,
+                    in: tx,
+                    now: now
+                )
                 if mail != nil, bound, user.passwordCode != nil {
                     // A resend is the same sign-up's confirmation: it proves the same password.
                     user.passwordCode = try await tx.code(userID: user.id, purpose: .signup)?.linkHash
                     try await tx.updateUser(user)
                 }
-                return [mail]
+                return mail
             }
-            var mails: [Mail?] = []
-            for purpose in [CodePurpose.emailChange, .emailChangeCurrent] {
-                guard let pending = try await tx.code(userID: user.id, purpose: purpose), pending.expiresAt > now
-                else { continue }
-                mails.append(
-                    try await delivery.issue(purpose, for: user.id, to: pending.email, spacing: .skip, in: tx, now: now)
-                )
-            }
-            return mails
+            return await delivery.send(mail, admitted: admitted)
         }
-        for mail in mails { delivery.send(mail) }
+        let admitted = try await delivery.admit(email, recipient: MailBudget.Recipient(found), client: ip, now: now)
+        guard let found else { return await delivery.send(nil, admitted: admitted) }
+        let pending = try await storage.read { reader in
+            var pending: [CodeRecord] = []
+            for purpose in [CodePurpose.emailChange, .emailChangeCurrent] {
+                if let code = try await reader.code(userID: found.id, purpose: purpose), code.expiresAt > now {
+                    pending.append(code)
+                }
+            }
+            return pending
+        }
+        var answered = false
+        for code in pending {
+            // The current address is the one named; the new address, never confirmed, has its own budgets.
+            let side: MailBudget.Admission
+            if code.email == email {
+                side = admitted
+                answered = true
+            } else {
+                side = try await delivery.admit(code.email, recipient: .unconfirmed, client: ip, now: now)
+            }
+            let mail = try await issuing(side) { tx in
+                try await delivery.issue(code.purpose, for: found.id, to: side, spacing: .skip, in: tx, now: now)
+            }
+            await delivery.send(mail, admitted: side)
+        }
+        if !answered { await delivery.send(nil, admitted: admitted) }
+    }
+
+    /// Runs `issue` in a transaction, giving the admission back when it fails.
+    private func issuing(
+        _ admitted: MailBudget.Admission,
+        _ issue: @escaping @Sendable (any StorageTransaction) async throws -> Mail?
+    ) async throws -> Mail? {
+        do {
+            return try await storage.transaction(issue)
+        } catch {
+            await delivery.send(nil, admitted: admitted)
+            throw error
+        }
     }
 }

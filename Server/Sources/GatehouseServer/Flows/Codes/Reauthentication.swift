@@ -9,21 +9,27 @@ struct Reauthentication: Sendable {
     let delivery: CodeDelivery
     let now: @Sendable () -> Date
 
-    func callAsFunction(_ caller: Caller) async throws {
+    func callAsFunction(_ caller: Caller, ip: String) async throws {
         let now = now()
         guard let email = caller.user.email, caller.user.emailConfirmedAt != nil else {
             throw APIError(.unprocessableContent, .emailNotConfirmed, "Email not confirmed")
         }
-        let mail = try await storage.transaction { tx in
-            try await delivery.issue(
-                .reauthentication,
-                for: caller.user.id,
-                to: email,
-                spacing: .refuse,
-                in: tx,
-                now: now
-            )
+        let admitted = try await delivery.admit(email, recipient: .confirmed, client: ip, now: now)
+        do {
+            let mail = try await storage.transaction { tx in
+                try await delivery.issue(
+                    .reauthentication,
+                    for: caller.user.id,
+                    to: admitted,
+                    spacing: .refuse,
+                    in: tx,
+                    now: now
+                )
+            }
+            await delivery.send(mail, admitted: admitted)
+        } catch {
+            await delivery.send(nil, admitted: admitted)
+            throw error
         }
-        delivery.send(mail)
     }
 }

@@ -3,18 +3,18 @@ import GatehouseCore
 import HTTPTypes
 
 /// `POST /factors/{id}/challenge`: a challenge of one of the caller's factors, answerable for
-/// 300 s from the same client address. Rate limited per client and per user.
+/// 300 s from the same client address; a factor not verified yet only from the session that
+/// enrolled it. Counted against ``MFABudget``.
 struct FactorChallengeCreation: Sendable {
     let storage: any AuthStorage
-    let limiter: any RateLimiter
-    let limits: RateLimitSettings
+    let budget: MFABudget
     let audit: AuditLog
     let now: @Sendable () -> Date
 
     func callAsFunction(factorID: UUID, caller: Caller, ip: String) async throws -> WireFactorChallenge {
         try MFAAccess.requirePermanentUser(caller)
         let now = now()
-        try await MFAAccess.limit(caller, ip: ip, limiter: limiter, limits: limits, now: now)
+        try await budget.admitRequest(caller, ip: ip, now: now)
         let challenge = FactorChallengeRecord(
             factorID: factorID,
             userID: caller.user.id,
@@ -22,17 +22,22 @@ struct FactorChallengeCreation: Sendable {
             createdAt: now,
             expiresAt: now.addingTimeInterval(FactorChallengeRecord.lifetime)
         )
-        let created = try await storage.transaction { tx in
-            guard let factor = try await tx.factor(id: factorID, userID: caller.user.id) else { return false }
+        let refusal: APIError? = try await storage.transaction { tx in
+            guard let factor = try await tx.factor(id: factorID, userID: caller.user.id) else {
+                return MFAAccess.factorNotFound
+            }
             if factor.hasLapsed(at: now) {
                 _ = try await tx.deleteFactor(id: factor.id, userID: caller.user.id)
-                return false
+                return MFAAccess.factorNotFound
+            }
+            guard SensitiveActionGuard.isEnrollingSession(factor, of: caller) else {
+                return SensitiveActionGuard.enrolledElsewhere
             }
             try await tx.insertChallenge(challenge)
             try await audit.record("factor_challenged", actor: caller.user.id, ip: ip, detail: factorID.key, in: tx)
-            return true
+            return nil
         }
-        guard created else { throw MFAAccess.factorNotFound }
+        if let refusal { throw refusal }
         return WireFactorChallenge(id: challenge.id.key, expiresAt: Int(challenge.expiresAt.timeIntervalSince1970))
     }
 }

@@ -5,19 +5,28 @@ import HTTPTypes
 
 /// `POST /factors`: a new, unverified authenticator-app factor with a fresh secret, its
 /// `otpauth://` URI and that URI's QR code (SVG). It lapses unless a code verifies it within
-/// 300 s. At most 10 factors per user, friendly names unique per user; a user with a verified
-/// factor enrols another only from an AAL2 session; guests cannot enrol.
+/// 300 s, and only the session that enrolled it may verify it. At most 10 factors per user,
+/// friendly names unique per user; guests cannot enrol. What the caller must prove
+/// (``SensitiveAction/enrolFactor``) is ``SensitiveActionPolicy``'s: a recent sign-in or a
+/// reauthentication `nonce`, and AAL2 from a user who has a verified factor (checked again in the
+/// transaction).
 struct FactorEnrollment: Sendable {
     static let maximumFactors = 10
 
     let storage: any AuthStorage
     let sealing: FactorSecretSealing
+    let sensitive: SensitiveActionGuard
     let audit: AuditLog
     /// The issuer apps show when the request names none (the site's host).
     let defaultIssuer: String
     let now: @Sendable () -> Date
 
-    func callAsFunction(_ body: EnrollFactorRequest, caller: Caller, ip: String) async throws -> WireFactorEnrollment {
+    func callAsFunction(
+        _ body: EnrollFactorRequest,
+        caller: Caller,
+        nonce: String?,
+        ip: String
+    ) async throws -> WireFactorEnrollment {
         try MFAAccess.requirePermanentUser(caller)
         guard body.factorType == "totp" else {
             throw APIError.validation("factor_type must be totp: only authenticator-app factors are supported")
@@ -31,9 +40,7 @@ struct FactorEnrollment: Sendable {
         guard !issuer.isEmpty, !issuer.contains(":") else {
             throw APIError.validation("issuer must be a non-empty name without ':'")
         }
-        if caller.user.hasVerifiedFactor, !MFAAccess.isAAL2(caller) {
-            throw Self.needsAAL2
-        }
+        _ = try await sensitive.authorize(.enrolFactor, caller, evidence: .init(nonce: nonce), ip: ip)
         let now = now()
         let secret = TOTPSecret.random()
         var factor = FactorRecord(
@@ -41,7 +48,8 @@ struct FactorEnrollment: Sendable {
             friendlyName: friendlyName,
             sealedSecret: nil,
             createdAt: now,
-            updatedAt: now
+            updatedAt: now,
+            enrolledSessionID: caller.session.id
         )
         factor.sealedSecret = try sealing.seal(secret, factorID: factor.id)
         let account = caller.user.email ?? caller.user.id.key
@@ -59,7 +67,9 @@ struct FactorEnrollment: Sendable {
                 createdBefore: now.addingTimeInterval(-FactorRecord.enrolmentLifetime)
             )
             guard let user = try await tx.user(id: caller.user.id) else { throw APIError.userNotFoundForToken }
-            if user.hasVerifiedFactor, !MFAAccess.isAAL2(caller) { throw Self.needsAAL2 }
+            var current = caller
+            current.user = user
+            try SensitiveActionGuard.requireAssurance(for: .enrolFactor, current)
             guard user.factors.count < Self.maximumFactors else {
                 throw APIError(
                     .unprocessableContent,
@@ -83,12 +93,6 @@ struct FactorEnrollment: Sendable {
             totp: .init(qrCode: qr.svg(), secret: secret.base32, uri: uri)
         )
     }
-
-    static let needsAAL2 = APIError(
-        .forbidden,
-        .insufficientAAL,
-        "AAL2 required to enroll a new factor: verify a code of an existing factor first"
-    )
 
     static func nameConflict(_ name: String) -> APIError {
         APIError(

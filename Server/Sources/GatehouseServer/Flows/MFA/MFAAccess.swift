@@ -22,17 +22,4 @@ enum MFAAccess {
         guard let id = text.flatMap(UUID.init(uuidString:)) else { throw factorNotFound }
         return id
     }
-
-    /// Counts a factor request against the client's and the user's windows (`/factors/{id}/challenge`
-    /// and `/verify`).
-    static func limit(
-        _ caller: Caller,
-        ip: String,
-        limiter: any RateLimiter,
-        limits: RateLimitSettings,
-        now: Date
-    ) async throws {
-        try await limiter.hit(.mfa, key: ip, limit: limits.mfa, window: 60, now: now)
-        try await limiter.hit(.mfaUser, key: caller.user.id.key, limit: limits.mfaPerUser, window: 3600, now: now)
-    }
 }

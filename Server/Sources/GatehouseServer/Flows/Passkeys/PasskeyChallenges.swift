@@ -27,25 +27,24 @@ struct PasskeyChallenges: Sendable {
         return challenge
     }
 
-    /// Consumes the challenge `id` names, in its own transaction so that a failed
+    /// Consumes the challenge `body` names, in its own transaction so that a failed
     /// verification uses it up too.
     ///
     /// - Returns: The challenge bytes.
     /// - Throws: 400 `validation_failed` for a missing id, `webauthn_challenge_not_found` for an
     ///   unknown or used one, `webauthn_challenge_expired` for an old one.
     func consume(
-        _ id: String?,
+        _ body: PasskeyVerifyRequest,
         kind: WebAuthnChallengeRecord.Kind,
         userID: UUID?,
         now: Date
     ) async throws -> [UInt8] {
-        guard let id, !id.isEmpty else { throw APIError.validation("challenge_id is required") }
+        let uuid = try Self.challengeID(of: body)
         let notFound = APIError(
             .badRequest,
             .webAuthnChallengeNotFound,
             "Challenge not found or already used: request new options."
         )
-        guard let uuid = UUID(text: id) else { throw notFound }
         let consumed = try await storage.transaction { tx in
             try await tx.consumeWebAuthnChallenge(id: uuid, kind: kind, userID: userID)
         }
@@ -55,6 +54,17 @@ struct PasskeyChallenges: Sendable {
         }
         guard let bytes = Base64URL.decode(consumed.challenge) else { throw notFound }
         return bytes
+    }
+
+    /// The challenge id of a verify request, checked as Supabase checks it, before any lookup:
+    /// 400 `validation_failed` when it is missing or not a UUID, or when the credential is missing.
+    static func challengeID(of body: PasskeyVerifyRequest) throws -> UUID {
+        guard let id = body.challengeID, !id.isEmpty else { throw APIError.validation("challenge_id is required") }
+        guard let uuid = UUID(text: id) else { throw APIError.validation("challenge_id must be a valid UUID") }
+        guard body.credential != nil, body.credential != .null else {
+            throw APIError.validation("credential is required")
+        }
+        return uuid
     }
 }
 

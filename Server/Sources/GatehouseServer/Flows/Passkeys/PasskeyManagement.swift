@@ -5,10 +5,14 @@ import HTTPTypes
 /// `GET /passkeys`, `PATCH /passkeys/{id}`, `DELETE /passkeys/{id}` for the caller, and
 /// `GET /admin/users/{id}/passkeys`, `DELETE /admin/users/{id}/passkeys/{passkey_id}` for admins.
 ///
-/// A passkey that is the account's last way to sign in (no e-mail identity, no provider
-/// identity, no other passkey) cannot be removed, as with identities (``SignInWays``).
+/// Renaming (``SensitiveAction/renamePasskey``) and removing (``SensitiveAction/removePasskey``)
+/// need what ``SensitiveActionPolicy`` says: a sign-in within 10 minutes or a reauthentication
+/// `nonce`, and AAL2 from a user with a verified factor; the owner is told of a removal. A passkey
+/// that is the account's last way to sign in (no e-mail identity, no provider identity, no other
+/// passkey) cannot be removed, as with identities (``SignInWays``).
 struct PasskeyManagement: Sendable {
     let storage: any AuthStorage
+    let sensitive: SensitiveActionGuard
     let audit: AuditLog
     let now: @Sendable () -> Date
 
@@ -18,12 +22,18 @@ struct PasskeyManagement: Sendable {
         try await storage.read { try await $0.passkeys(userID: userID) }.map(\.wire)
     }
 
-    func rename(_ caller: Caller, passkeyID: UUID?, body: PasskeyRenameRequest, ip: String) async throws -> WirePasskey
-    {
+    func rename(
+        _ caller: Caller,
+        passkeyID: UUID?,
+        body: PasskeyRenameRequest,
+        nonce: String?,
+        ip: String
+    ) async throws -> WirePasskey {
         guard let name = try PasskeyRegistration.friendlyName(body.friendlyName) else {
             throw APIError.validation("friendly_name is required")
         }
         guard let passkeyID else { throw Self.notFound }
+        _ = try await sensitive.authorize(.renamePasskey, caller, evidence: .init(nonce: nonce), ip: ip)
         let now = now()
         let userID = caller.user.id
         return try await storage.transaction { tx in
@@ -39,9 +49,9 @@ struct PasskeyManagement: Sendable {
     }
 
     /// Removes one of the caller's passkeys, never the last way to sign in.
-    func remove(_ caller: Caller, passkeyID: UUID?, ip: String) async throws {
+    func remove(_ caller: Caller, passkeyID: UUID?, nonce: String?, ip: String) async throws {
         guard let passkeyID else { throw Self.notFound }
-        try SecondFactorRule.requireAAL2(caller, when: true, for: "remove a passkey")
+        let permit = try await sensitive.authorize(.removePasskey, caller, evidence: .init(nonce: nonce), ip: ip)
         let now = now()
         try await storage.transaction { tx in
             // Writing the user row first queues concurrent removals of the same account (PostgreSQL
@@ -54,7 +64,9 @@ struct PasskeyManagement: Sendable {
             try SignInWays.requireAnother(user, passkeys: passkeys.count, removing: "passkey")
             guard try await tx.deletePasskey(id: passkeyID, userID: user.id) else { throw Self.notFound }
             try await audit.record("passkey_deleted", actor: user.id, ip: ip, detail: passkeyID.key, in: tx)
+            try await permit.queueNotices("A passkey", in: tx, now: now)
         }
+        permit.sendQueuedNotices()
     }
 
     /// An admin removes a user's passkey (no last-way rule: the admin can give the user another).

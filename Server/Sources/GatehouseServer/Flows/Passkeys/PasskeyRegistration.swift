@@ -2,48 +2,36 @@ import Foundation
 import GatehouseCore
 import HTTPTypes
 
-/// `POST /passkeys/registration/options` and `/verify`: a signed-in user adds a passkey.
+/// `POST /passkeys/registration/options` and `/verify`: a signed-in user adds a passkey
+/// (``SensitiveAction/registerPasskey``).
 ///
 /// Rules:
 /// - at most ``maximumPasskeys`` per account;
-/// - an account that can sign in another way already (a permanent user, or one with a passkey)
-///   needs a sign-in within ``recentSignIn`` or a reauthentication `nonce`, so that a stolen
-///   access token cannot plant its own passkey;
-/// - a user with a verified second factor needs an AAL2 session (401 `insufficient_aal`);
+/// - what the caller must prove is ``SensitiveActionPolicy``'s, checked when the options are
+///   issued: a sign-in within 10 minutes or a reauthentication `nonce` (a guest with no other
+///   way in needs neither), and AAL2 from a user with a verified factor (checked again at
+///   verify); the challenge, single-use and bound to the user for 5 minutes, carries the proof
+///   to the verify, and the owner is told afterwards;
 /// - a guest (anonymous user) may register one and so becomes permanent in place: same id,
 ///   `is_anonymous` false, `passkey` in its session's `amr`.
 struct PasskeyRegistration: Sendable {
     let storage: any AuthStorage
     let relyingParty: RelyingParty?
     let challenges: PasskeyChallenges
-    let check: ReauthenticationCheck
+    let sensitive: SensitiveActionGuard
     let audit: AuditLog
     let now: @Sendable () -> Date
 
     static let maximumPasskeys = 10
-    /// How recent a sign-in must be to register without a reauthentication code (seconds).
-    static let recentSignIn: TimeInterval = 600
 
     /// Issues creation options bound to the caller.
-    func options(_ caller: Caller, nonce: String?) async throws -> PasskeyOptions {
+    func options(_ caller: Caller, nonce: String?, ip: String) async throws -> PasskeyOptions {
         let relyingParty = try RelyingParty.require(relyingParty)
-        try SecondFactorRule.requireAAL2(caller, when: true, for: "add a passkey")
+        _ = try await sensitive.authorize(.registerPasskey, caller, evidence: .init(nonce: nonce), ip: ip)
         let now = now()
         let user = caller.user
         let existing = try await storage.read { try await $0.passkeys(userID: user.id) }
         guard existing.count < Self.maximumPasskeys else { throw Self.tooMany }
-        if !user.isAnonymous || !existing.isEmpty || !user.identities.isEmpty {
-            let lastSignIn = Double(caller.session.amr.map(\.timestamp).max() ?? 0)
-            let recent = now.timeIntervalSince1970 - lastSignIn <= Self.recentSignIn
-            guard recent || nonce != nil else {
-                throw APIError(
-                    .badRequest,
-                    .reauthenticationNeeded,
-                    "Adding a passkey needs a recent sign-in or a reauthentication code (GET /reauthenticate, then send it as nonce)."
-                )
-            }
-            if !recent { try await check(nonce, userID: user.id, now: now) }
-        }
         let challenge = try await challenges.issue(.registration, userID: user.id, now: now)
         let name = user.email ?? user.id.key
         let options: JSONValue = [
@@ -90,10 +78,10 @@ struct PasskeyRegistration: Sendable {
         ip: String
     ) async throws -> (WirePasskey, UserRecord) {
         let relyingParty = try RelyingParty.require(relyingParty)
-        try SecondFactorRule.requireAAL2(caller, when: true, for: "add a passkey")
+        let permit = try sensitive.continuing(.registerPasskey, caller)
         let now = now()
         let challenge = try await challenges.consume(
-            body.challengeID,
+            body,
             kind: .registration,
             userID: caller.user.id,
             now: now
@@ -143,8 +131,10 @@ struct PasskeyRegistration: Sendable {
                 )
                 try await audit.record("guest_upgraded", actor: user.id, ip: ip, detail: "passkey", in: tx)
             }
+            try await permit.queueNotices("A passkey", in: tx, now: now)
             return user
         }
+        permit.sendQueuedNotices()
         return (passkey.wire, user)
     }
 

@@ -53,7 +53,7 @@ struct PasskeySignIn: Sendable {
     {
         let relyingParty = try RelyingParty.require(relyingParty)
         let now = now()
-        let challenge = try await challenges.consume(body.challengeID, kind: .authentication, userID: nil, now: now)
+        let challenge = try await challenges.consume(body, kind: .authentication, userID: nil, now: now)
         let credential: PublicKeyCredential
         do throws(WebAuthnFailure) {
             credential = try PublicKeyCredential(body.credential)

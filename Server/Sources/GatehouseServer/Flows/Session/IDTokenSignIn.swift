@@ -13,12 +13,19 @@ import JWTKit
 ///   signed into that account (the client sees the id change and moves its guest data);
 /// - a permanent user linking a subject that another account holds gets
 ///   `identity_already_exists`;
+/// - linking (``SensitiveAction/linkIdentity``) needs what ``SensitiveActionPolicy`` says: a
+///   sign-in within 10 minutes or a reauthentication code (sent as `reauthentication_nonce`,
+///   since `nonce` is the ID token's), and AAL2 from a user with a verified factor; a guest with
+///   no other way in needs neither. A confirmed address is told whenever a provider is linked to
+///   its account, by the caller or by a vouched address;
 /// - the nonce is consumed in the same transaction, so it works once and only on success;
 /// - a name sent beside the token (Apple's first authorization) fills only empty
 ///   `user_metadata` fields (``ProviderName``);
 /// - Apple's `authorization_code`, when the server has the developer key, is exchanged for
 ///   Apple's refresh token (``AppleTokenExchange``) before anything is stored, and the token is
 ///   kept sealed on the identity for its revocation at deletion; without the key it is ignored.
+///   A sign-in without the code is answered normally, and the log says once per client id that
+///   Apple's tokens cannot be revoked for it (``MissingCodeNotice``).
 struct IDTokenSignIn: Sendable {
     let storage: any AuthStorage
     /// ID-token verifiers of the enabled providers.
@@ -27,18 +34,34 @@ struct IDTokenSignIn: Sendable {
     let apple: AppleAccountClient?
     /// Verifies the bearer of a linking request (only then: clients may send an API key always).
     let authenticator: Authenticator
+    let sensitive: SensitiveActionGuard
     let sessions: SessionIssuer
+    /// Sends the notice of a provider linked by a vouched address.
+    let delivery: CodeDelivery
     let audit: AuditLog
     let now: @Sendable () -> Date
 
     /// Signs in with `body`'s ID token, or links it to the caller that `bearer` names when
     /// `link_identity` is set.
-    func callAsFunction(_ body: IDTokenGrantRequest, bearer: String?, ip: String) async throws -> WireSession {
+    func callAsFunction(
+        _ body: IDTokenGrantRequest,
+        bearer: String?,
+        reauthenticationNonce: String?,
+        ip: String
+    ) async throws -> WireSession {
         let now = now()
         var caller: Caller?
+        var authorized: SensitiveActionPermit?
         if body.linkIdentity == true {
             guard let bearer else { throw APIError.noAuthorization }
-            caller = try await authenticator.caller(bearer: bearer)
+            let linking = try await authenticator.caller(bearer: bearer)
+            authorized = try await sensitive.authorize(
+                .linkIdentity,
+                linking,
+                evidence: .init(nonce: reauthenticationNonce),
+                ip: ip
+            )
+            caller = linking
         }
         guard let provider = IdentityProvider(rawValue: body.provider.lowercased()) else {
             throw APIError(
@@ -60,7 +83,8 @@ struct IDTokenSignIn: Sendable {
         let appleToken = try await exchangeAppleCode(body.authorizationCode, for: token, now: now)
         let apple = self.apple
         let linking = caller
-        let grant = try await storage.transaction { tx in
+        let permit = authorized
+        let (grant, linkedTo) = try await storage.transaction { tx in
             guard
                 try await tx.consumeNonce(
                     provider: provider.rawValue,
@@ -75,7 +99,8 @@ struct IDTokenSignIn: Sendable {
                     "This nonce was used already: make a new nonce for every sign-in."
                 )
             }
-            var user = try await resolveUser(for: token, linkingTo: linking, in: tx, now: now)
+            let (resolved, linkedTo) = try await resolveUser(for: token, linkingTo: linking, in: tx, now: now)
+            var user = resolved
             if user.isBanned(at: now) { throw APIError.userBanned }
             if let name, name.fill(&user.userMetadata) {
                 user.updatedAt = now
@@ -92,7 +117,7 @@ struct IDTokenSignIn: Sendable {
                 )
             }
             try await audit.record("login", actor: user.id, ip: ip, detail: provider.rawValue, in: tx)
-            return try await sessions.open(
+            let grant = try await sessions.open(
                 for: user,
                 method: "oauth",
                 provider: provider.rawValue,
@@ -101,7 +126,19 @@ struct IDTokenSignIn: Sendable {
                 in: tx,
                 at: now
             )
+            if let linkedTo {
+                // The owner is told of the new way in: through the table when the caller linked
+                // it, directly when a vouched address linked it to an account that did not ask.
+                if let permit, linkedTo.id == linking?.user.id {
+                    try await permit.queueNotices(provider.wayIn, in: tx, now: now)
+                } else if linkedTo.emailConfirmedAt != nil, !linkedTo.isAnonymous, let address = linkedTo.email {
+                    let notice = AccountNotice.mail(.wayInAdded, to: address, what: provider.wayIn)
+                    _ = try await delivery.notify(notice, in: tx, now: now)
+                }
+            }
+            return (grant, linkedTo)
         }
+        if linkedTo != nil { delivery.wakeSender() }
         return try await sessions.answer(grant, now: now)
     }
 
@@ -112,9 +149,11 @@ struct IDTokenSignIn: Sendable {
         for token: VerifiedIDToken,
         now: Date
     ) async throws -> (clientID: String, refreshToken: String)? {
-        guard token.provider == .apple, let apple, let code, !code.isEmpty,
-            let clientID = token.claims.audience?.value.first
-        else { return nil }
+        guard token.provider == .apple, let apple, let clientID = token.claims.audience?.value.first else { return nil }
+        guard let code, !code.isEmpty else {
+            apple.missingCode.note(clientID: clientID)
+            return nil
+        }
         let refreshToken = try await apple.exchange.refreshToken(
             code: code,
             clientID: clientID,
@@ -124,12 +163,14 @@ struct IDTokenSignIn: Sendable {
         return (clientID, refreshToken)
     }
 
+    /// The user the token signs in, and the account (as it was) the token's identity was newly
+    /// linked to, if any (its owner's notice is queued in the same transaction).
     private func resolveUser(
         for token: VerifiedIDToken,
         linkingTo caller: Caller?,
         in tx: any StorageTransaction,
         now: Date
-    ) async throws -> UserRecord {
+    ) async throws -> (UserRecord, linkedTo: UserRecord?) {
         let provider = token.provider.rawValue
         if let existing = try await tx.identity(provider: provider, subject: token.subject) {
             if let caller, existing.userID != caller.user.id, !caller.user.isAnonymous {
@@ -140,16 +181,16 @@ struct IDTokenSignIn: Sendable {
                 )
             }
             try await tx.updateIdentity(refreshed(existing, with: token, now: now))
-            return try await signedIn(existing.userID, in: tx, now: now)
+            return (try await signedIn(existing.userID, in: tx, now: now), nil)
         }
         if let caller {
             if caller.user.isAnonymous, token.emailIsVouched, let email = token.email,
                 let owner = try await tx.user(email: email), owner.id != caller.user.id
             {
                 // The guest's provider account belongs to an existing user: sign into it.
-                return try await link(token, to: owner, in: tx, now: now)
+                return (try await link(token, to: owner, in: tx, now: now), owner)
             }
-            return try await link(token, to: caller.user, in: tx, now: now)
+            return (try await link(token, to: caller.user, in: tx, now: now), caller.user)
         }
         if let email = token.email, let owner = try await tx.user(email: email) {
             guard token.emailIsVouched else {
@@ -161,7 +202,7 @@ struct IDTokenSignIn: Sendable {
                         + "\(token.provider.displayName) from there."
                 )
             }
-            return try await link(token, to: owner, in: tx, now: now)
+            return (try await link(token, to: owner, in: tx, now: now), owner)
         }
         let user = UserRecord(
             email: token.emailIsVouched ? token.email : nil,
@@ -174,7 +215,7 @@ struct IDTokenSignIn: Sendable {
         )
         try await tx.insertUser(user)
         try await tx.insertIdentity(newIdentity(token, userID: user.id, now: now))
-        return try await signedIn(user.id, in: tx, now: now)
+        return (try await signedIn(user.id, in: tx, now: now), nil)
     }
 
     /// Links the token's identity to `user`. A guest becomes permanent (same id) and takes the

@@ -5,8 +5,9 @@ import HTTPTypes
 /// `POST /token?grant_type=password`: e-mail and password.
 ///
 /// Unknown e-mail and wrong password answer identically after exactly one bcrypt each (a dummy
-/// hash for unknown users); failures slow further tries on the account from the same client
-/// network (``FailedPasswordDelays``), never the owner elsewhere or a code sign-in. bcrypt runs
+/// hash for unknown users); every try is counted before its bcrypt and given back when right, so
+/// failures slow further tries on the account from the same client network
+/// (``FailedPasswordDelays``), never the owner elsewhere or a code sign-in. bcrypt runs
 /// outside any transaction, so the user is read again inside it: a password change, ban or
 /// deletion that landed meanwhile wins.
 struct PasswordSignIn: Sendable {
@@ -23,7 +24,7 @@ struct PasswordSignIn: Sendable {
         let now = now()
         guard let rawEmail = body.email, !body.password.isEmpty else { throw APIError.invalidCredentials }
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        try await delays.check(account: email, client: ip, now: now)
+        let attempt = try await delays.admit(account: email, client: ip, now: now)
         let user = try await storage.read { try await $0.user(email: email) }
         // Always one bcrypt verification, against a dummy hash for unknown users.
         let matches = try await passwords.verify(
@@ -31,12 +32,12 @@ struct PasswordSignIn: Sendable {
             hash: body.password.utf8.count > 72 ? nil : user?.passwordHash
         )
         guard let user, matches else {
-            await delays.recordFailure(account: email, client: ip, now: now)
             try await storage.transaction { tx in
                 try await audit.record("login_failed", actor: user?.id, ip: ip, in: tx)
             }
             throw APIError.invalidCredentials
         }
+        await delays.succeeded(attempt, now: now)
         try Self.checkCanSignIn(user, now: now)
         let verified = user
         let grant = try await storage.transaction { tx in

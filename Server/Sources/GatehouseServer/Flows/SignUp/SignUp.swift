@@ -5,11 +5,18 @@ import HTTPTypes
 /// `POST /signup` with e-mail and password: a new account, confirmed by an e-mailed code (or
 /// at once with autoconfirm).
 ///
-/// Sign-up reveals nobody (`security.md` EN-4, OWN-5): a confirmed address gets a look-alike
-/// of a new account's answer (same fields, one `email` identity, a random id) and no mail,
-/// except under autoconfirm, where the answer would be a session. An unconfirmed address is
-/// still pending (OWN-1): the newest sign-up's password replaces the pending one and a fresh
-/// code goes out, bound to that password (``AddressProof``).
+/// Sign-up reveals nobody (`security.md` EN-4, OWN-5): an address that has an account already
+/// (confirmed, or pending another sign-up's confirmation) gets a look-alike of a new account's
+/// answer (same fields, one `email` identity, a random id), except under autoconfirm, where a
+/// confirmed address gets `user_already_exists`; every sign-up that could mail counts against the
+/// mail budgets alike (``MailBudget``, a sign-up mail).
+///
+/// An unconfirmed address is still pending (OWN-1): the code a sign-up mails proves its password
+/// with the address (``AddressProof``). A second sign-up for an address whose pending password
+/// came from another sign-up contests it: neither password is the account's (the pending one is
+/// kept unbound, the new one is not stored), and the fresh code proves the address only, so
+/// confirming it drops the pending password, ends the account's sessions and signs the confirmer
+/// in to set a password.
 struct SignUp: Sendable {
     /// What sign-up answers: a session (autoconfirm) or the user waiting for confirmation.
     enum Answer: Sendable {
@@ -35,90 +42,102 @@ struct SignUp: Sendable {
         let email = try EmailAddress.normalized(body.email)
         guard let password = body.password else { throw APIError.validation("Signup requires a valid password") }
         try policy.check(password, email: email)
-        let hash = try await passwords.hash(password)
         let autoconfirm = settings.autoconfirm
+        // Counted alike for new, pending and confirmed addresses; given back when nothing is mailed.
+        let admitted =
+            autoconfirm
+            ? nil : try await delivery.admit(email, recipient: .unconfirmed, kind: .signUp, client: ip, now: now)
+        let hash = try await passwords.hash(password)
 
         enum Outcome {
             case session(SessionGrant)
             case user(WireUser, Mail?)
         }
-        let outcome: Outcome = try await storage.transaction { tx in
-            if var existing = try await tx.user(email: email) {
-                if existing.emailConfirmedAt != nil {
-                    if autoconfirm {
-                        throw APIError(.unprocessableContent, .userAlreadyExists, "User already registered")
+        let outcome: Outcome
+        do {
+            outcome = try await storage.transaction { tx in
+                if var existing = try await tx.user(email: email) {
+                    if existing.emailConfirmedAt != nil {
+                        if autoconfirm {
+                            throw APIError(.unprocessableContent, .userAlreadyExists, "User already registered")
+                        }
+                        // Answer as for a new address, so sign-up does not reveal who is registered.
+                        return .user(Self.lookalike(email: email, data: body.data ?? [:], now: now), nil)
                     }
-                    // Answer as for a new address, so sign-up does not reveal who is registered.
-                    return .user(Self.lookalike(email: email, data: body.data ?? [:], now: now), nil)
+                    let contested = existing.passwordHash != nil
+                    if !contested {
+                        // No sign-up set a password yet (a code sign-in's account): this one's is pending.
+                        existing.passwordHash = hash
+                        existing.userMetadata = body.data ?? [:]
+                    }
+                    existing.confirmationSentAt = now
+                    existing.updatedAt = now
+                    let mail = try await issueCode(
+                        for: &existing,
+                        to: admitted,
+                        bindingPassword: !contested,
+                        in: tx,
+                        now: now
+                    )
+                    try await audit.record("user_repeated_signup", actor: existing.id, ip: ip, in: tx)
+                    return .user(Self.lookalike(email: email, data: body.data ?? [:], now: now), mail)
                 }
-                // An unproven address: the newest sign-up's password is the pending one (OWN-1).
-                existing.passwordHash = hash
-                existing.userMetadata = body.data ?? [:]
-                existing.confirmationSentAt = now
-                existing.updatedAt = now
-                let mail = try await issueCode(for: &existing, in: tx, now: now)
-                try await audit.record("user_repeated_signup", actor: existing.id, ip: ip, in: tx)
-                return .user(existing.wire, mail)
-            }
-            var user = UserRecord(
-                email: email,
-                passwordHash: hash,
-                appMetadata: ["provider": "email", "providers": ["email"]],
-                userMetadata: body.data ?? [:],
-                createdAt: now,
-                updatedAt: now
-            )
-            if autoconfirm {
-                user.emailConfirmedAt = now
-                user.lastSignInAt = now
+                var user = UserRecord.emailAccount(email, passwordHash: hash, metadata: body.data, now: now)
+                if autoconfirm {
+                    user.emailConfirmedAt = now
+                    user.lastSignInAt = now
+                    try await tx.insertUser(user)
+                    try await audit.record("user_signedup", actor: user.id, ip: ip, in: tx)
+                    return .session(
+                        try await sessions.open(
+                            for: user,
+                            method: "password",
+                            device: body.device,
+                            ip: ip,
+                            in: tx,
+                            at: now
+                        )
+                    )
+                }
+                user.confirmationSentAt = now
                 try await tx.insertUser(user)
+                let mail = try await issueCode(for: &user, to: admitted, bindingPassword: true, in: tx, now: now)
                 try await audit.record("user_signedup", actor: user.id, ip: ip, in: tx)
-                return .session(
-                    try await sessions.open(for: user, method: "password", device: body.device, ip: ip, in: tx, at: now)
-                )
+                return .user(user.wire, mail)
             }
-            user.confirmationSentAt = now
-            try await tx.insertUser(user)
-            let mail = try await issueCode(for: &user, in: tx, now: now)
-            try await audit.record("user_signedup", actor: user.id, ip: ip, in: tx)
-            return .user(user.wire, mail)
+        } catch {
+            if let admitted { await delivery.send(nil, admitted: admitted) }
+            throw error
         }
         switch outcome {
         case .session(let grant):
             return .session(try await sessions.answer(grant, now: now))
         case .user(let user, let mail):
-            delivery.send(mail)
+            if let admitted { await delivery.send(mail, admitted: admitted) }
             return .user(user)
         }
     }
 
-    /// Mails the sign-up code and binds the pending password to it: only this code (or its
-    /// resend) proves the password along with the address.
-    private func issueCode(for user: inout UserRecord, in tx: any StorageTransaction, now: Date) async throws -> Mail? {
-        let mail = try await delivery.issue(
-            .signup,
-            for: user.id,
-            to: user.email ?? "",
-            spacing: .ignore,
-            in: tx,
-            now: now
-        )
-        user.passwordCode = try await tx.code(userID: user.id, purpose: .signup)?.linkHash
+    /// Mails the sign-up code; with `bindingPassword`, binds the pending password to it: only
+    /// this code (or its resend) proves the password along with the address. Otherwise no code
+    /// proves it (a contested sign-up).
+    private func issueCode(
+        for user: inout UserRecord,
+        to admitted: MailBudget.Admission?,
+        bindingPassword: Bool,
+        in tx: any StorageTransaction,
+        now: Date
+    ) async throws -> Mail? {
+        guard let admitted else { return nil }
+        let mail = try await delivery.issue(.signup, for: user.id, to: admitted, spacing: .ignore, in: tx, now: now)
+        user.passwordCode = bindingPassword ? try await tx.code(userID: user.id, purpose: .signup)?.linkHash : nil
         try await tx.updateUser(user)
         return mail
     }
 
-    /// The answer for an address that is confirmed already: shaped exactly as a new sign-up's
+    /// The answer for an address that has an account already: shaped exactly as a new sign-up's
     /// (a random id, an `email` identity), and never resolving to anyone (`security.md` EN-4, OWN-5).
     static func lookalike(email: String, data: [String: JSONValue], now: Date) -> WireUser {
-        UserRecord(
-            email: email,
-            passwordHash: "",
-            confirmationSentAt: now,
-            appMetadata: ["provider": "email", "providers": ["email"]],
-            userMetadata: data,
-            createdAt: now,
-            updatedAt: now
-        ).wire
+        UserRecord.emailAccount(email, passwordHash: "", confirmationSentAt: now, metadata: data, now: now).wire
     }
 }

@@ -8,6 +8,8 @@ struct AppleAccountClient: Sendable {
     let exchange: AppleTokenExchange
     let revoker: AppleTokenRevoker
     let sealing: AppleTokenSealing
+    /// Logs, once per client id, sign-ins that came without the code to exchange.
+    let missingCode: MissingCodeNotice
 
     /// The client over `settings`, Apple at `baseURL`, Apple's keys from `keys` (the ID-token
     /// verifier's set).
@@ -35,7 +37,8 @@ struct AppleAccountClient: Sendable {
                 poster: poster,
                 revokeURL: baseURL.appendingPathComponent("auth/revoke")
             ),
-            sealing: AppleTokenSealing(vault: vault)
+            sealing: AppleTokenSealing(vault: vault),
+            missingCode: MissingCodeNotice(logger: logger)
         )
     }
 }

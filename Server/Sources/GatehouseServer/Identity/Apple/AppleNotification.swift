@@ -28,6 +28,18 @@ struct AppleNotification: Sendable, Equatable {
     var subject: String
     /// When the event happened at Apple (seconds), if it says.
     var eventTime: Double?
+    /// What names this notification among replays: the SHA-256 (hex) of its `jti`, or of the
+    /// whole payload when it has none.
+    var replayID: String
+    /// Until when a replay could still be accepted (its `exp`, or its `iat` plus
+    /// ``maximumAge``, whichever is later, plus the leeway): how long ``replayID`` is kept.
+    var acceptedUntil: Date
+
+    /// The domain of Apple's private relay addresses, which forward only while the Apple account lives.
+    static let privateRelayDomain = "privaterelay.appleid.com"
+
+    /// The namespace of notification ids among the used nonces (``StorageTransaction/consumeNonce(provider:hash:expiresAt:now:)``).
+    static let replayScope = "\(IdentityProvider.apple.rawValue)-notification"
 
     /// Verifies `payload` with `keys` against `settings`.
     static func verify(
@@ -77,7 +89,14 @@ struct AppleNotification: Sendable, Equatable {
         guard !events.sub.isEmpty, events.sub.utf8.count <= 255 else {
             throw invalid("The notification names no Apple account (sub).")
         }
-        return AppleNotification(kind: kind, subject: events.sub, eventTime: events.eventTime?.seconds)
+        let acceptedUntil = max(claims.expiresAt ?? issuedAt, issuedAt + maximumAge) + leeway
+        return AppleNotification(
+            kind: kind,
+            subject: events.sub,
+            eventTime: events.eventTime?.seconds,
+            replayID: Hex.sha256(claims.id.map { "jti|\($0)" } ?? "payload|\(payload)"),
+            acceptedUntil: Date(timeIntervalSince1970: acceptedUntil)
+        )
     }
 
     private static func invalid(_ message: String) -> APIError {
@@ -89,12 +108,16 @@ struct AppleNotification: Sendable, Equatable {
         var issuer: String?
         var audience: AudienceClaim?
         var issuedAt: Double?
+        var expiresAt: Double?
+        var id: String?
         var events: Events?
 
         enum CodingKeys: String, CodingKey {
             case issuer = "iss"
             case audience = "aud"
             case issuedAt = "iat"
+            case expiresAt = "exp"
+            case id = "jti"
             case events
         }
 

@@ -61,6 +61,11 @@ struct BatchedRateLimiter: RateLimiter {
         return try await isLimitedOneByOne(windows, key: key, now: now)
     }
 
+    func release(_ bucket: RateLimitBucket, key: String, window: TimeInterval, now: Date) async throws {
+        guard !batched.contains(bucket) else { return }
+        try await base.release(bucket, key: key, window: window, now: now)
+    }
+
     /// Writes the pending hits now (the flush, at shutdown, tests).
     /// - Returns: `false` when the write failed: the hits stay pending for the next write.
     @discardableResult

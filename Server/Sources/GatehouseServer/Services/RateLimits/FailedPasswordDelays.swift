@@ -25,18 +25,32 @@ struct FailedPasswordDelays: Sendable {
         "\(account)|\(ClientAddress.limitKey(client))"
     }
 
-    /// 429 with `Retry-After` (the longest wait of the tiers that are full) before any bcrypt,
-    /// from one look at every tier.
-    func check(account: String, client: String, now: Date) async throws {
-        let waits = try await limiter.isLimited(tiers, key: Self.key(account: account, client: client), now: now)
-        if let wait = waits.compactMap({ $0 }).max() { throw APIError.rateLimited(retryAfter: wait) }
+    /// A try counted in the tiers, to give back when the password was right.
+    struct Attempt: Sendable {
+        fileprivate let key: String
+        fileprivate let counted: [RateLimitWindow]
     }
 
-    /// Counts a failure in every tier.
-    func recordFailure(account: String, client: String, now: Date) async {
+    /// Counts a try in every tier before any bcrypt (`security.md` SA-5): one look at every tier
+    /// first (429 with `Retry-After`, the longest wait of the tiers that are full), then each
+    /// tier counts it in one atomic step, so that of many concurrent tries at most a tier's
+    /// allowance reaches bcrypt; a tier filled meanwhile refuses with 429.
+    func admit(account: String, client: String, now: Date) async throws -> Attempt {
         let key = Self.key(account: account, client: client)
+        let waits = try await limiter.isLimited(tiers, key: key, now: now)
+        if let wait = waits.compactMap({ $0 }).max() { throw APIError.rateLimited(retryAfter: wait) }
+        var counted: [RateLimitWindow] = []
         for tier in tiers {
-            try? await limiter.hit(tier.bucket, key: key, limit: Int.max, window: tier.window, now: now)
+            try await limiter.hit(tier.bucket, key: key, limit: tier.limit, window: tier.window, now: now)
+            counted.append(tier)
+        }
+        return Attempt(key: key, counted: counted)
+    }
+
+    /// Gives back a try whose password was right: only failures count.
+    func succeeded(_ attempt: Attempt, now: Date) async {
+        for tier in attempt.counted {
+            try? await limiter.release(tier.bucket, key: attempt.key, window: tier.window, now: now)
         }
     }
 }

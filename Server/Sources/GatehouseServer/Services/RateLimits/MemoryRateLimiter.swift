@@ -118,6 +118,14 @@ actor MemoryRateLimiter: RateLimiter {
         return Int((window - now.timeIntervalSince(current.start)).rounded(.up))
     }
 
+    func release(_ bucket: RateLimitBucket, key: String, window: TimeInterval, now: Date) {
+        let digest = KeyDigest(key)
+        guard let current = buckets[bucket]?.windows[digest], now.timeIntervalSince(current.start) < window,
+            current.count > 0
+        else { return }
+        buckets[bucket]?.windows[digest]?.count -= 1
+    }
+
     /// Keys held in `bucket` (tests).
     func count(_ bucket: RateLimitBucket) -> Int {
         buckets[bucket]?.windows.count ?? 0

@@ -25,4 +25,8 @@ struct NetworkKeyedRateLimiter: RateLimiter {
     func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
         try await base.isLimited(windows, key: ClientAddress.limitKey(key), now: now)
     }
+
+    func release(_ bucket: RateLimitBucket, key: String, window: TimeInterval, now: Date) async throws {
+        try await base.release(bucket, key: ClientAddress.limitKey(key), window: window, now: now)
+    }
 }

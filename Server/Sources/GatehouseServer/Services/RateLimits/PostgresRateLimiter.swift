@@ -69,6 +69,28 @@ struct PostgresRateLimiter: RateLimiter {
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
+    /// Takes one back from the window of `id` if it opened after `windowOpenedAfter`.
+    struct Release: PostgresPreparedStatement {
+        static let name = "gh_rate_limit_release"
+        static let sql = """
+            UPDATE rate_limits SET count = count - 1 WHERE id = $1 AND window_start > $2 AND count > 0 RETURNING count
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .float8]
+        typealias Row = Int
+
+        var id: String
+        var windowOpenedAfter: Double
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(id)
+            bindings.append(windowOpenedAfter)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int.self) }
+    }
+
     /// The windows of `ids`: their ids, starts and counts.
     struct Windows: PostgresPreparedStatement {
         static let name = "gh_rate_limit_windows"
@@ -160,6 +182,11 @@ struct PostgresRateLimiter: RateLimiter {
             return Int((window - (seconds - start)).rounded(.up))
         }
         return nil
+    }
+
+    func release(_ bucket: RateLimitBucket, key: String, window: TimeInterval, now: Date) async throws {
+        let statement = Release(id: bucket.windowID(key), windowOpenedAfter: now.timeIntervalSince1970 - window)
+        _ = try await rows(statement)
     }
 
     func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {

@@ -2,13 +2,18 @@ import Foundation
 
 /// What a rate limit counts.
 enum RateLimitBucket: String, Sendable {
-    case token, verify, otp, anonymous, emailSent, failedPassword, userUpdate
-    /// Factor challenges and verifies per client address (a minute) and per user (an hour).
-    case mfa, mfaUser
+    case token, verify, otp, anonymous, failedPassword
+    /// Sensitive actions per user and client network (``SensitiveActionGuard``).
+    case sensitiveChanges
+    /// Factor challenges and verifies per client network (a minute) and per user on a client
+    /// network (an hour); wrong codes per user (an hour): ``MFABudget``.
+    case mfa, mfaUser, mfaFailures
     /// Passkey ceremonies (registration and sign-in options and verifies) per client address.
     case passkey
-    /// Mails sent to one address per hour, of every kind.
-    case emailRecipient
+    /// Mail requests for one address per hour, of every kind, from one client network and from
+    /// every network together; mails per hour to confirmed and to unconfirmed addresses (the
+    /// whole server's); sign-up mails per client network per hour: ``MailBudget``.
+    case emailRecipientClient, emailRecipient, emailSent, emailSentUnconfirmed, signupEmail
     /// Send requests for an address no account has (spaced like a known one's).
     case unknownRecipient
     /// The shorter windows of failed passwords (a minute, ten minutes, an hour; the day is
@@ -51,6 +56,12 @@ protocol RateLimiter: Sendable {
     /// full, else `nil`, without counting: ``isLimited(_:key:limit:window:now:)`` for each, in
     /// one look where the store allows (PostgreSQL: one statement).
     func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?]
+
+    /// Takes back one request ``hit(_:key:limit:window:now:)`` counted in `key`'s window, if that
+    /// window is still open: a budget of failures counts every try before the expensive check
+    /// and gives back the ones that succeeded (`security.md` SA-5). Batched buckets
+    /// (``BatchedRateLimiter``) are never given back.
+    func release(_ bucket: RateLimitBucket, key: String, window: TimeInterval, now: Date) async throws
 }
 
 extension RateLimiter {

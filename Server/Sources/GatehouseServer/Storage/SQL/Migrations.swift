@@ -325,6 +325,15 @@ enum Migrations {
             ]
         ),
         (
+            // The session that enrolled each factor: a factor not verified yet may be verified
+            // only from it (`security.md` SA-2), so a password alone cannot plant a factor for
+            // later. Factors enrolled before have none and, unverified, lapse within 300 s.
+            "0014_factor_enrolling_session",
+            [
+                "ALTER TABLE mfa_factors ADD COLUMN enrolled_session_id TEXT"
+            ]
+        ),
+        (
             // The mail outbox: a mail is a row written in the transaction of the code or notice it
             // carries, with its content (the body sealed under the server secret), and the sender
             // (``MailSender``) delivers it from here, in `id` order per address, with retries. A

@@ -5,19 +5,19 @@ import GatehouseCore
 extension SQLTransaction {
     static let factorColumns = """
         id, user_id, friendly_name, factor_type, status, secret, last_used_step, created_at, updated_at,
-        last_challenged_at
+        last_challenged_at, enrolled_session_id
         """
 
     func insertFactor(_ factor: FactorRecord) async throws {
         do {
             _ = try await query(
-                "INSERT INTO mfa_factors (\(Self.factorColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO mfa_factors (\(Self.factorColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     .text(factor.id.key), .text(factor.userID.key), .text(factor.friendlyName),
                     .text(factor.factorType), .text(factor.isVerified ? "verified" : "unverified"),
                     .text(factor.sealedSecret ?? ""), factor.lastUsedStep.map { .integer(Int($0)) } ?? .null,
                     .float(factor.createdAt.timeIntervalSince1970), .float(factor.updatedAt.timeIntervalSince1970),
-                    .date(factor.lastChallengedAt),
+                    .date(factor.lastChallengedAt), factor.enrolledSessionID.map { .text($0.key) } ?? .null,
                 ]
             )
         } catch SQLError.uniqueViolation {
@@ -122,7 +122,8 @@ extension SQLTransaction {
             lastUsedStep: row.column("last_used_step")?.integer.map(Int64.init),
             createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
             updatedAt: row.date("updated_at") ?? Date(timeIntervalSince1970: 0),
-            lastChallengedAt: row.date("last_challenged_at")
+            lastChallengedAt: row.date("last_challenged_at"),
+            enrolledSessionID: row.column("enrolled_session_id")?.string.flatMap(UUID.init(text:))
         )
     }
 

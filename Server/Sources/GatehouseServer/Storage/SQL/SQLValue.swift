@@ -109,6 +109,7 @@ enum SQLDialect: Sendable {
 
     private static let factorFields = [
         "id", "user_id", "friendly_name", "factor_type", "status", "created_at", "updated_at", "last_challenged_at",
+        "enrolled_session_id",
     ]
 
     private static let sqliteFactorsJSON = """
