@@ -17,6 +17,7 @@ enum ServerErrorAdvice {
         case .authorizationCodeInvalid: return "Sign in with Apple again: each authorization code works once."
         case .idTokenNonceInvalid: return "Start the sign-in again: every attempt needs a new nonce."
         case .providerUnavailable: return "The sign-in provider could not be reached. Try again in a minute."
+        case .databaseUnavailable: return "The server cannot reach its database right now. Try again in a minute."
         case .identityAlreadyExists: return "That account is linked to another user: sign in with it instead."
         case .singleIdentityNotDeletable: return "Link another sign-in method before removing this one."
         case .signupDisabled, .anonymousProviderDisabled, .providerDisabled:

@@ -9,7 +9,14 @@ enum Blocking {
         }
     }
 
-    static func waitUntilExit(_ process: Process) async {
+    /// Waits for `process` to exit, for at most `timeout`: past it the process is killed
+    /// (SIGKILL), so that a hung child fails its test instead of hanging the suite.
+    static func waitUntilExit(_ process: Process, timeout: Duration = .seconds(300)) async {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         await run { process.waitUntilExit() }
     }
 }

@@ -238,11 +238,9 @@ struct ServerLifecycleTests {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let text = String(
-            decoding: await Blocking.run { errors.fileHandleForReading.readDataToEndOfFile() },
-            as: UTF8.self
-        )
-        await Blocking.waitUntilExit(process)
+        async let read = Blocking.run { errors.fileHandleForReading.readDataToEndOfFile() }
+        await Blocking.waitUntilExit(process, timeout: .seconds(60))
+        let text = String(decoding: await read, as: UTF8.self)
         #expect(process.terminationStatus != 0)
         #expect(text.contains("GATEHOUSE_JWT_EXP"))
     }

@@ -194,9 +194,10 @@ struct CLITwoFactorTerminalTests {
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        let data = await Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
-        await Blocking.waitUntilExit(process)
-        let text = String(decoding: data, as: UTF8.self)
+        // Read while waiting: a script that outlives its time is killed, which ends the read.
+        async let data = Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
+        await Blocking.waitUntilExit(process, timeout: .seconds(300))
+        let text = String(decoding: await data, as: UTF8.self)
         print(text)
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.contains("terminal: all passed"))

@@ -7,7 +7,10 @@
 //
 // Issue 20, instead of the table: the same rows on a nearly empty and on a seeded database,
 // side by side, with the database's size (`--seed-users 1000000 [--seed-sessions N]`); and a
-// soak of mixed traffic sampling memory and database size (`--soak SECONDS`, not in CI).
+// soak of mixed traffic sampling memory and database size (`--soak SECONDS`, not in CI); issue
+// 32: `--soak-minutes N` offers a fixed 600 requests/s (`--soak-rate`), prints RSS and the
+// database's size every minute and judges growth after the fifth minute against the fifth
+// minute (within 10 %), on each database in turn.
 import Foundation
 import GatehouseServer
 import Logging
@@ -35,6 +38,9 @@ while let argument = arguments.popFirst() {
     case "--seed-users": seedUsers = Int(arguments.popFirst() ?? "")
     case "--seed-sessions": seedSessions = Int(arguments.popFirst() ?? "")
     case "--soak": soak = SoakBench.Options(seconds: Int(arguments.popFirst() ?? "") ?? 600, sample: 5, users: 8)
+    case "--soak-minutes":
+        soak = SoakBench.Options(seconds: 60 * (Int(arguments.popFirst() ?? "") ?? 10), sample: 5, users: 8, rate: 600)
+    case "--soak-rate": soak?.rate = Int(arguments.popFirst() ?? "") ?? 0
     case "--soak-sample": soak?.sample = Int(arguments.popFirst() ?? "") ?? 5
     case "--soak-users": soak?.users = Int(arguments.popFirst() ?? "") ?? 8
     default:
@@ -42,7 +48,8 @@ while let argument = arguments.popFirst() {
             "usage: gatehouse-server-benchmark [--postgres postgres://user@host:port/db [--postgres-only]] [--seconds N]"
                 + " [--only FIGURE] [--concurrency 1,16,64] [--sweep-sessions N]\n"
                 + "       gatehouse-server-benchmark [--postgres URL] --seed-users N [--seed-sessions N] [--seconds N]\n"
-                + "       gatehouse-server-benchmark [--postgres URL] --soak SECONDS [--soak-sample S] [--soak-users N]"
+                + "       gatehouse-server-benchmark [--postgres URL] --soak SECONDS | --soak-minutes N"
+                + " [--soak-sample S] [--soak-users N] [--soak-rate REQUESTS_PER_SECOND]"
         )
         exit(2)
     }

@@ -40,6 +40,28 @@ public struct GatehouseServerApp: Sendable {
         try await services.appleRevocations?.deliver().revoked ?? 0
     }
 
+    /// Runs passes of the mail sender now until one finds nothing due, as the application's
+    /// sender does whenever a request queues mail and every poll interval.
+    public func deliverMail() async {
+        await services.mailSender.deliverDue()
+    }
+
+    /// How much mail waits in the outbox (queued, being sent, or waiting for a retry).
+    public func mailOutboxDepth() async throws -> MailOutboxDepth {
+        try await storage.read { try await $0.mailOutboxDepth() }
+    }
+
+    /// How many codes requests handed off are still to be issued (``DeferredIssues``); each
+    /// one's mail is in the outbox once it is.
+    public var codesBeingIssued: Int {
+        services.deferredIssues.pending
+    }
+
+    /// Wakes the mail sender (a test that moved the clock past a retry's time).
+    public func wakeMailSender() {
+        services.mailSender.wakeup.signal()
+    }
+
     /// A `service_role` token for the admin API.
     public func serviceRoleToken() async throws -> String {
         try await services.tokens.serviceRoleToken(now: services.now())
@@ -51,17 +73,24 @@ public struct GatehouseServerApp: Sendable {
 ///
 /// - Parameters:
 ///   - configuration: Settings (see ``ServerConfiguration/init(environment:)``).
+///   - database: The opened and migrated database; `nil` opens the configured one.
 ///   - mailer: Where mail goes; by default SMTP when configured, else the log.
 ///   - now: The clock, injectable for tests.
 ///   - logger: The server's logger.
 public func buildServer(
     configuration: ServerConfiguration,
+    database opened: ServerDatabase? = nil,
     mailer: (any Mailer)? = nil,
     now: @escaping @Sendable () -> Date = { Date() },
     logger: Logger
 ) async throws -> GatehouseServerApp {
     if configuration.metricsPort != nil { MetricsExport.bootstrap() }
-    let database = try await ServerDatabase.open(configuration, logger: logger)
+    let database: ServerDatabase
+    if let opened {
+        database = opened
+    } else {
+        database = try await ServerDatabase.open(configuration, logger: logger)
+    }
     let services = try await ServerServices.make(
         configuration: configuration,
         database: database,
@@ -82,7 +111,7 @@ public func buildServer(
             serverName: "Gatehouse",
             availableConnectionsDelegate: MaximumAvailableConnections(connections.maxConnections, logger: logger)
         ),
-        services: backgroundServices(services, logger: logger),
+        services: backgroundServices(services, database: database, logger: logger),
         logger: logger
     )
     let metrics = configuration.metricsPort.map { port in
@@ -112,10 +141,18 @@ private func http1(_ connections: ConnectionSettings, share: ClientConnectionSha
     )
 }
 
-/// The application's services besides the HTTP server: the storage sweep and, with Apple's
-/// developer key, the delivery of Apple token revocations.
-private func backgroundServices(_ services: ServerServices, logger: Logger) -> [any Service] {
-    var list: [any Service] = [services.storageSweep(logger: logger)]
+/// The application's services besides the HTTP server, in the order they start; a graceful
+/// shutdown stops them in the reverse order, after the HTTP server has answered what it had:
+/// Apple token revocations (10 s), then the codes requests handed off (``DeferredIssues``: up
+/// to 10 s, so their mail is queued), then the mail sender (drains for up to 10 s; the rest
+/// stays queued), then the storage sweep (its batch under way), then the database's own work
+/// (PostgreSQL's rate-limit flush, up to 2 s). The PostgreSQL pool, run by
+/// ``runServer(configuration:logger:)``, stops after all of them.
+private func backgroundServices(_ services: ServerServices, database: ServerDatabase, logger: Logger) -> [any Service] {
+    var list = database.services
+    list.append(services.storageSweep(logger: logger))
+    list.append(services.mailSender)
+    list.append(services.deferredIssues)
     if let revocations = services.appleRevocations { list.append(revocations) }
     return list
 }
@@ -155,7 +192,8 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
 
     MetadataController(configuration: services.configuration, publicJWKs: services.tokens.publicJWKs)
         .register(on: router)
-    OperationsController(storage: services.storage).register(on: router)
+    OperationsController(storage: services.storage, readinessTimeout: services.configuration.readinessTimeout)
+        .register(on: router)
     SignUpController(signUp: services.signUp, anonymous: services.anonymousSignUp).register(on: router)
     TokenController(
         password: services.passwordSignIn,

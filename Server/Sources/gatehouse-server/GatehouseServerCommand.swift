@@ -67,28 +67,10 @@ extension GatehouseServerCommand {
                     return handler
                 }
             }
-            let logger = Logger(label: "gatehouse")
-            let server = try await buildServer(configuration: configuration, logger: logger)
-            logger.info(
-                "Gatehouse listening",
-                metadata: [
-                    "address": "\(configuration.host):\(configuration.port)",
-                    "database": "\(configuration.database.description)",
-                ]
-            )
-            if let metrics = server.metricsApplication, let port = configuration.metricsPort {
-                logger.info("Metrics listening", metadata: ["address": "\(configuration.host):\(port)"])
-                let group = ServiceGroup(
-                    services: [server.application, metrics],
-                    gracefulShutdownSignals: [.sigterm, .sigint],
-                    logger: logger
-                )
-                try await group.run()
-            } else {
-                try await server.application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
-            }
-            try await server.storage.close()
-            logger.info("Gatehouse stopped")
+            // A file size limit (`ulimit -f`) must fail the write, which SQLite reports, rather
+            // than kill the server with SIGXFSZ.
+            signal(SIGXFSZ, SIG_IGN)
+            try await runServer(configuration: configuration, logger: Logger(label: "gatehouse"))
         }
     }
 

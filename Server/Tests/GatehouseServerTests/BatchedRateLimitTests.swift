@@ -63,15 +63,15 @@ struct BatchedRateLimitTests {
         let harness = try await Harness.make()
         defer { harness.removeFiles() }
         let postgres = try #require(harness.server.storage as? PostgresStorage)
-        // Two instances' limiters on one table; their scheduled writes wait an hour, so only the
-        // test's own writes land.
+        // Two instances' limiters on one table; no flush runs for them, so only the test's own
+        // writes land.
         let base = postgres.rateLimiter.base
         func instance() -> BatchedRateLimiter {
             BatchedRateLimiter(
                 base: base,
                 batched: [.token],
                 tally: HitTally(),
-                interval: .seconds(3_600),
+                wakeup: Wakeup(),
                 logger: base.logger
             )
         }
@@ -101,13 +101,15 @@ struct BatchedRateLimitTests {
         defer { harness.removeFiles() }
         let postgres = try #require(harness.server.storage as? PostgresStorage)
         let limiter = postgres.rateLimiter
+        // The application's flush, as its service group runs it.
+        let flush = Task { try await postgres.rateLimitFlush.run() }
         let now = harness.clock.now()
         let key = "198.51.100.\(Int.random(in: 1...254))-\(UUID().uuidString)"
         for _ in 0..<2 { try await limiter.hit(.token, key: key, limit: 2, window: 60, now: now) }
         await #expect(throws: APIError.self) {
             try await limiter.hit(.token, key: key, limit: 2, window: 60, now: now)
         }
-        // The scheduled write lands within its interval.
+        // The flush's write lands within its interval.
         var stored: (start: Double, count: Int)?
         for _ in 0..<100 where stored?.count != 2 {
             try await Task.sleep(for: .milliseconds(20))
@@ -122,6 +124,8 @@ struct BatchedRateLimitTests {
         }
         #expect(stored?.count == 1)
         #expect(stored?.start == later.timeIntervalSince1970)
+        flush.cancel()
+        _ = await flush.result
         try await harness.server.storage.close()
     }
 

@@ -24,20 +24,8 @@ struct KeysCommandTests {
         // PostgreSQL keeps no secret file: the sealed keys open only with the suite's secret.
         if let secret { environment["GATEHOUSE_SERVER_SECRET"] = secret }
         process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = .pipe(output)
-        process.standardError = .pipe(errors)
-        try process.run()
-        let (out, err) = await Blocking.run {
-            (output.fileHandleForReading.readDataToEndOfFile(), errors.fileHandleForReading.readDataToEndOfFile())
-        }
-        await Blocking.waitUntilExit(process)
-        return Run(
-            status: process.terminationStatus,
-            output: String(decoding: out, as: UTF8.self),
-            errors: String(decoding: err, as: UTF8.self)
-        )
+        let finished = try await process.runToEnd()
+        return Run(status: finished.status, output: finished.output, errors: finished.errors)
     }
 
     @Test func keysRotateListAndRetireWorkOnTheConfiguredDatabase() async throws {

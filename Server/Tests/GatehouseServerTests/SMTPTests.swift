@@ -33,7 +33,7 @@ struct SMTPTests {
             )
             let server = try await buildServer(configuration: configuration, logger: Self.silent)
             try await LiveServer.run(server.application) { raw in
-                let client = Client(client: raw, mailer: CapturingMailer())
+                let client = Client(client: raw, mailer: CapturingMailer(), server: server)
                 let signup = try await client.post(
                     "/signup",
                     #"{"email":"ada@example.com","password":"correct horse battery"}"#

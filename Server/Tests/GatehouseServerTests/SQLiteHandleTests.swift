@@ -109,7 +109,7 @@ struct SQLiteHandleTests {
                 for await _ in release { break }
             }
         }
-        for await _ in opened { break }
+        try await Deadline.run { for await _ in opened { break } }
         enum Outcome: Sendable {
             case read(String?)
             case timedOut

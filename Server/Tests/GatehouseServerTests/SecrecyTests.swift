@@ -50,7 +50,7 @@ struct SecrecyTests {
         let server = try await buildServer(configuration: configuration, mailer: mailer, logger: logger)
         let secrets = SecretBox()
         try await LiveServer.run(server.application) { raw in
-            let client = Client(client: raw, mailer: mailer)
+            let client = Client(client: raw, mailer: mailer, server: server)
             let password = "correct horse battery"
             secrets.add(password)
             let session = try await client.confirmedSession(email: "ada@example.com", password: password)

@@ -212,7 +212,7 @@ struct StorageSweepTests {
     }
 
     /// The server refuses to start on a retention it cannot read, naming the variable.
-    @Test func aBadRetentionStopsTheServerAtStart() throws {
+    @Test func aBadRetentionStopsTheServerAtStart() async throws {
         let process = ChildProcess()
         process.executableURL = ServerInstance.binary
         var environment = ProcessInfo.processInfo.environment
@@ -220,13 +220,9 @@ struct StorageSweepTests {
         environment["GATEHOUSE_DATABASE_URL"] = ":memory:"
         environment["GATEHOUSE_PORT"] = "0"
         process.environment = environment
-        let output = Pipe()
-        process.standardOutput = .pipe(output)
-        process.standardError = .pipe(output)
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
+        let finished = try await process.runToEnd(timeout: .seconds(60))
+        let text = finished.output + finished.errors
+        #expect(finished.status != 0)
         #expect(text.contains("GATEHOUSE_AUDIT_RETENTION_DAYS must be a number of days above 0"), "\(text)")
     }
 

@@ -78,7 +78,7 @@ struct StorageTests {
                 try await tx.updateUser(user)
             }
         }
-        for await _ in read { break }
+        try await Deadline.run { for await _ in read { break } }
         try await storage.transaction { tx in
             var user = try #require(try await tx.user(id: id))
             user.bannedUntil = now.addingTimeInterval(86_400)

@@ -196,6 +196,9 @@ extension ErrorCode {
     public static let idTokenNonceInvalid: ErrorCode = "id_token_nonce_invalid"
     /// The identity provider's keys could not be fetched; retry shortly.
     public static let providerUnavailable: ErrorCode = "provider_unavailable"
+    /// The server's database cannot serve right now (unreachable, restarting, its disk full);
+    /// nothing was changed; retry shortly.
+    public static let databaseUnavailable: ErrorCode = "database_unavailable"
     /// Apple refused the authorization code sent beside an Apple ID token (used, expired or for
     /// another app), or the code belongs to another Apple account than the token.
     public static let authorizationCodeInvalid: ErrorCode = "authorization_code_invalid"

@@ -6,9 +6,11 @@ import HTTPTypes
 ///
 /// A code is mailed only with a ``MailBudget/Admission``, decided on the request path before the
 /// transaction (``admit(_:recipient:kind:client:now:)``); over a budget the request is refused and
-/// the previous code stays valid. Issuing happens inside the caller's transaction and returns the
-/// mail; the caller hands the mail to ``send(_:admitted:)`` once the transaction has committed (a
-/// transaction body may run twice, and a code must never arrive for a change that rolled back).
+/// the previous code stays valid. Issuing happens inside the caller's transaction, and so does
+/// queueing its mail in the outbox (``MailOutbox``): the mail exists exactly when the code
+/// committed. Once the transaction has committed, the caller passes the mail to
+/// ``send(_:admitted:)``, which wakes the sender (a transaction body may run twice; waking twice
+/// is harmless, counting is not).
 ///
 /// ```swift
 /// let admitted = try await delivery.admit(email, recipient: .confirmed, kind: .other, client: ip, now: now)
@@ -32,6 +34,8 @@ struct CodeDelivery: Sendable {
     let codes: OneTimeCodes
     let template: CodeMailTemplate
     let outbox: MailOutbox
+    /// Runs the transactions of codes issued off the request path (``issueLater(admitted:_:)``).
+    let deferred: DeferredIssues
     let limiter: any RateLimiter
     let budget: MailBudget
     /// Seconds a code stays valid.
@@ -107,7 +111,16 @@ struct CodeDelivery: Sendable {
         }
         let email = admitted.address
         let issued = try await issueUnmailed(purpose, for: userID, to: email, in: tx, now: now)
-        return template.mail(to: email, purpose: purpose, code: issued.code, link: issued.linkToken)
+        let mail = template.mail(to: email, purpose: purpose, code: issued.code, link: issued.linkToken)
+        let code = MailedCode(userID: userID, purpose: purpose, linkHash: issued.record.linkHash)
+        try await outbox.enqueue(mail, code: code, in: tx, now: now)
+        return mail
+    }
+
+    /// Queues a notice (``AccountNotice``) in `tx`; pass it to ``send(_:)`` after the commit.
+    func notify(_ notice: Mail, in tx: any StorageTransaction, now: Date) async throws -> Mail {
+        try await outbox.enqueue(notice, in: tx, now: now)
+        return notice
     }
 
     /// Issues and stores a code without composing mail, for an admin who delivers it
@@ -124,17 +137,18 @@ struct CodeDelivery: Sendable {
         return issued
     }
 
-    /// Sends the mail of a committed issue; `nil` (a code held back) gives the admission's server
-    /// budget back.
+    /// Wakes the sender for the mail of a committed issue; `nil` (a code held back by
+    /// ``Spacing/skip``) gives the admission's server budget back.
     func send(_ mail: Mail?, admitted: MailBudget.Admission) async {
         guard let mail else { return await budget.release(admitted, now: now()) }
         send(mail)
     }
 
-    /// Issues a code off the request path (``MailOutbox/composeLater(_:)``): `issue` runs the
-    /// transaction and returns its mail, which is then sent (or the admission given back).
+    /// Issues a code off the request path, in a job of ``DeferredIssues``: `issue` runs the
+    /// transaction that writes the code and queues its mail, which is then sent (or the
+    /// admission given back).
     func issueLater(admitted: MailBudget.Admission, _ issue: @escaping @Sendable () async throws -> Mail?) {
-        outbox.composeLater {
+        deferred.submit {
             let mail: Mail?
             do {
                 mail = try await issue()
@@ -146,13 +160,18 @@ struct CodeDelivery: Sendable {
         }
     }
 
-    /// Sends a mail off the request path: a committed issue's, or a notice (``AccountNotice``),
-    /// which the budgets do not hold back; `nil` sends nothing.
+    /// Wakes the outbox's sender for mail queued in a transaction that has committed.
+    func wakeSender() {
+        outbox.wake()
+    }
+
+    /// Wakes the outbox's sender for a committed issue's mail, or a notice's (``AccountNotice``,
+    /// which the budgets do not hold back); `nil` does nothing.
     func send(_ mail: Mail?) {
         guard let mail else { return }
         if let purpose = CodePurpose.allCases.first(where: { CodeMailTemplate.subject(for: $0) == mail.subject }) {
             AuthMetrics.codeSent(purpose)
         }
-        outbox.sendLater(mail)
+        outbox.wake()
     }
 }

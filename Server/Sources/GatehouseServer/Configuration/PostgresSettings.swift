@@ -23,6 +23,14 @@ public struct PostgresSettings: Sendable, Equatable {
     /// Linux a cancelled timer holds its task until its deadline, so at thousands of requests a
     /// second those timers held about 200 MiB (issue 20's soak).
     public var keepsConnectionsOpen = true
+    /// How long a connection opened on demand (``keepsConnectionsOpen`` off) stays unused
+    /// before the pool closes it.
+    public var idleTimeout: Duration = .seconds(60)
+    /// How long a statement waits for a pooled connection before the request is answered 503
+    /// `database_unavailable`: while PostgreSQL is down or restarting the pool retries its
+    /// connections and would hold every request until then (and its circuit breaker opens only
+    /// after a minute).
+    public var connectionWait: Duration = .seconds(10)
 
     public init(
         host: String,

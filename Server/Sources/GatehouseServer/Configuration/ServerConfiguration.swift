@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable {
     public var smtp: SMTPSettings?
     /// Seconds between two messages of one kind to one address.
     public var smtpMaxFrequency: Int = 60
+    /// How the mail outbox is delivered: retries, leases, the drain at shutdown.
+    public var mailDelivery = MailDeliverySettings()
     public var rateLimits = RateLimitSettings()
     /// Sign in with Apple (`GATEHOUSE_APPLE_CLIENT_IDS`, `GATEHOUSE_APPLE_JWKS_URL`).
     public var apple = IdentityProviderSettings.apple
@@ -83,6 +85,9 @@ public struct ServerConfiguration: Sendable {
     public var corsAllowedOrigins: [String] = []
     /// Connection timeouts and limits.
     public var connections = ConnectionSettings()
+    /// How long `GET /ready` waits for the database before answering 503 (a database that
+    /// hangs must not hang the probe).
+    public var readinessTimeout: Duration = .seconds(2)
     /// The most bytes `user_metadata` or `app_metadata` takes serialised (`GATEHOUSE_MAX_METADATA_BYTES`).
     public var maxMetadataBytes: Int = 16_384
     /// `GATEHOUSE_METRICS_PORT`: where `GET /metrics` (Prometheus text) listens, on

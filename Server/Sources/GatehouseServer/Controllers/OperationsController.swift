@@ -11,7 +11,7 @@ import Synchronization
 struct OperationsController {
     let storage: any AuthStorage
     /// How long `/ready` waits for the database before answering 503.
-    var readinessTimeout: Duration = .seconds(2)
+    let readinessTimeout: Duration
 
     /// The body of `/ready`.
     struct Readiness: Encodable, Sendable {
@@ -42,6 +42,10 @@ struct OperationsController {
         let timeout = readinessTimeout
         let answer = FirstAnswer()
         @Sendable func finish(_ status: String) { answer.resume(status) }
+        // Two unstructured tasks race, and the first answer wins: a read that hangs (the
+        // database gone, its lease waiting) must not hold the probe, and a task group would
+        // wait for it. Neither task changes anything; each ends by itself (the timer after
+        // ``readinessTimeout``, the read when the database answers or the pool gives up).
         return await withCheckedContinuation { continuation in
             answer.set(continuation)
             Task {

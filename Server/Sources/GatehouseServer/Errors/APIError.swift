@@ -73,6 +73,14 @@ extension APIError {
 
     static let notAdmin = APIError(.forbidden, .notAdmin, "User not allowed")
 
+    /// 503 `database_unavailable`: the database cannot serve right now; nothing was changed.
+    static let databaseUnavailable = APIError(
+        .serviceUnavailable,
+        .databaseUnavailable,
+        "The database is unavailable; nothing was changed. Try again shortly.",
+        retryAfter: 5
+    )
+
     static let unexpected = APIError(
         .internalServerError,
         .unexpectedFailure,

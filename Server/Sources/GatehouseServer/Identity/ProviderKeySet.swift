@@ -84,6 +84,8 @@ actor ProviderKeySet {
     private func refresh(now: Date) async throws {
         if let inFlight { return try await inFlight.value }
         lastAttempt = now
+        // Shared by the requests waiting for the keys (each awaits it), so one fetch serves them
+        // all; it ends with its request's timeout.
         let task = Task { try await self.load(now: now) }
         inFlight = task
         defer { inFlight = nil }

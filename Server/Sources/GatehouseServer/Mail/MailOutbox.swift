@@ -1,42 +1,35 @@
-import Logging
+import Foundation
 
-/// Sends mail off the request path, so that answers take the same time whether or not a
-/// message goes out; failures are logged by subject, never with the body (it holds the code).
+/// Queues mail in the transaction of the change it tells about (the outbox, `mail_outbox`), so
+/// that a mail exists exactly when its code or change committed, and wakes the sender
+/// (``MailSender``) once that transaction has committed. Answers therefore take the same time
+/// whether or not a mail goes out, and a restart, a crash or an SMTP outage loses no mail.
+///
+/// ```swift
+/// try await storage.transaction { tx in
+///     try await outbox.enqueue(AccountNotice.mail(.passwordChanged, to: email), in: tx, now: now)
+/// }
+/// outbox.wake()
+/// ```
 struct MailOutbox: Sendable {
-    let mailer: any Mailer
-    let logger: Logger
+    let sealing: MailSealing
+    let wakeup: Wakeup
 
-    /// Runs `compose` (the transaction that issues a code) in a detached task and sends the mail
-    /// it returns, if any: the request answers before the code is written, after the same work
-    /// whether or not there is anyone to mail (`/recover`: `security.md` EN-3). A failure is
-    /// logged by what failed, never with the address.
-    func composeLater(_ compose: @escaping @Sendable () async throws -> Void) {
-        let logger = self.logger
-        Task.detached {
-            do {
-                try await compose()
-            } catch {
-                AuthMetrics.mail("failed")
-                logger.error("Mail not composed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            }
-        }
+    /// Queues `mail`, carrying `code` when it is a code's mail, in `tx`. The mail keeps its
+    /// whole content: a later code does not change it (it is dropped instead, see ``MailSender``).
+    func enqueue(_ mail: Mail, code: MailedCode? = nil, in tx: any StorageTransaction, now: Date) async throws {
+        try await tx.enqueueMail(
+            to: mail.to,
+            subject: mail.subject,
+            sealedBody: try sealing.seal(mail.body, to: mail.to),
+            code: code,
+            at: now
+        )
     }
 
-    /// Hands `mail` to the mailer in a detached task (its budgets were decided on the request
-    /// path: ``MailBudget``). Call it after the transaction that stored the mail's code has
-    /// committed, never inside one (a body may run twice).
-    func sendLater(_ mail: Mail) {
-        let mailer = self.mailer
-        let logger = self.logger
-        Task.detached {
-            let start = ContinuousClock.now
-            do {
-                try await mailer.send(mail)
-                AuthMetrics.mail("sent", duration: start.duration(to: .now))
-            } catch {
-                AuthMetrics.mail("failed", duration: start.duration(to: .now))
-                logger.error("Mail delivery failed", metadata: ["mail.subject": .string(mail.subject)])
-            }
-        }
+    /// Wakes the sender; call it after the transaction that queued mail has committed (before,
+    /// the sender would not see the mail yet and would find it at its next poll).
+    func wake() {
+        wakeup.signal()
     }
 }

@@ -4,8 +4,9 @@ import Hummingbird
 import Logging
 
 /// Turns every failure into a coded API error: Hummingbird's own errors keep their status
-/// with a matching code, anything unexpected becomes 500 `unexpected_failure` (logged without
-/// request data).
+/// with a matching code, a database that cannot serve (``DatabaseUnavailable``) becomes 503
+/// `database_unavailable` (logged with the database's reason), anything unexpected becomes 500
+/// `unexpected_failure` (logged without request data).
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
@@ -40,6 +41,10 @@ struct ErrorMiddleware: RouterMiddleware {
                 throw APIError(error.status, .unknown, error.body ?? "Request failed")
             }
         } catch {
+            if let unavailable = DatabaseUnavailable.classify(error) {
+                context.logger.error("Database unavailable", metadata: ["database.reason": .string(unavailable.reason)])
+                throw APIError.databaseUnavailable
+            }
             context.logger.error("Unexpected failure", metadata: ["error.type": .string("\(type(of: error))")])
             throw APIError.unexpected
         }

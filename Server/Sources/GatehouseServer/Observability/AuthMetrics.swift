@@ -42,7 +42,9 @@ enum AuthMetrics {
     /// A success, or the stable code of the refusal.
     static func outcome(of error: (any Error)?) -> String {
         guard let error else { return "success" }
-        return (error as? APIError)?.code.rawValue ?? ErrorCode.unexpectedFailure.rawValue
+        if let error = error as? APIError { return error.code.rawValue }
+        return DatabaseUnavailable.classify(error) != nil
+            ? ErrorCode.databaseUnavailable.rawValue : ErrorCode.unexpectedFailure.rawValue
     }
 
     static func signIn(_ method: SignInMethod, error: (any Error)?) {
@@ -109,13 +111,34 @@ enum AuthMetrics {
         Counter(label: "gatehouse_rate_limit_refusals_total", dimensions: [("bucket", bucket.rawValue)]).increment()
     }
 
-    /// A mail handed to the mailer (`sent` or `failed`) or dropped over the sending budget.
-    static func mail(_ outcome: String, duration: Duration? = nil) {
-        Counter(label: "gatehouse_mail_deliveries_total", dimensions: [("outcome", outcome)]).increment()
+    /// What became of one delivery attempt from the mail outbox (``MailSender``).
+    enum MailOutcome: String, Sendable {
+        /// The mailer took it.
+        case sent
+        /// A temporary failure: tried again later.
+        case retried
+        /// A permanent failure (an SMTP `5xx`): given up, with an audit entry.
+        case rejected
+        /// Still failing after the retry window (an hour): given up, with an audit entry.
+        case abandoned
+        /// Not sent: the code it carries was replaced, used or expired meanwhile.
+        case superseded
+    }
+
+    /// One delivery from the outbox, and how long the mailer took when it was asked.
+    static func mail(_ outcome: MailOutcome, duration: Duration? = nil) {
+        Counter(label: "gatehouse_mail_deliveries_total", dimensions: [("outcome", outcome.rawValue)]).increment()
         if let duration {
-            Metrics.Timer(label: "gatehouse_mail_delivery_duration_seconds", dimensions: [("outcome", outcome)])
+            Metrics.Timer(label: "gatehouse_mail_delivery_duration_seconds", dimensions: [("outcome", outcome.rawValue)])
                 .record(duration: duration)
         }
+    }
+
+    /// The outbox's depth and the age of its oldest mail, sampled when `/metrics` is read.
+    static func mailOutbox(_ depth: MailOutboxDepth, now: Date) {
+        Gauge(label: "gatehouse_mail_outbox_depth").record(depth.count)
+        Gauge(label: "gatehouse_mail_outbox_oldest_age_seconds")
+            .record(depth.oldest.map { max(0, now.timeIntervalSince($0)) } ?? 0)
     }
 
     /// How long a bcrypt job waited for a thread of the hashing pool.

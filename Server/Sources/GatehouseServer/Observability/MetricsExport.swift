@@ -44,7 +44,7 @@ enum MetricsExport {
     }
 
     /// The text exposition of every metric, after sampling the gauges read on demand.
-    static func exposition(sampling storage: any AuthStorage, sampler: ActiveSessionSampler) async -> [UInt8] {
+    static func exposition(sampling storage: any AuthStorage, sampler: GaugeSampler) async -> [UInt8] {
         await sampler.sampleIfDue(storage)
         return registry.emitToBuffer()
     }
@@ -62,7 +62,7 @@ enum MetricsExport {
         logger: Logger
     ) -> Application<RouterResponder<BasicRequestContext>> {
         let router = Router()
-        let sampler = ActiveSessionSampler()
+        let sampler = GaugeSampler()
         router.get("metrics") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"

@@ -187,20 +187,31 @@ struct SensitiveActionGuard: Sendable {
     }
 }
 
-/// A ``SensitiveActionGuard`` decision: the actions may go ahead. Once their change has
-/// committed, the flow calls ``notifyOwner(_:)``, which mails the table's notices to the address
-/// the account had confirmed when the actions were authorized.
+/// A ``SensitiveActionGuard`` decision: the actions may go ahead. Inside the transaction of
+/// their change, the flow calls ``queueNotices(_:in:now:)``, which queues the table's notices in
+/// the mail outbox (``MailOutbox``) to the address the account had confirmed when the actions
+/// were authorized, so the notices exist exactly when the change committed; after the commit,
+/// ``sendQueuedNotices()`` wakes the sender.
 struct SensitiveActionPermit: Sendable {
     let notices: [AccountNotice.Kind]
     let address: String?
     let delivery: CodeDelivery
 
-    /// Sends the notices; `what` names the way in added or removed ("A passkey"). An address
-    /// change is told to the old address when it completes (``EmailChange``), not here.
-    func notifyOwner(_ what: String? = nil) {
+    /// Queues the notices in `tx` (at `now`, by default the server's clock); `what` names the way
+    /// in added or removed ("A passkey"). An address change is told to the old address when it
+    /// completes (``EmailChange``), not here.
+    func queueNotices(_ what: String? = nil, in tx: any StorageTransaction, now: Date? = nil) async throws {
         guard let address else { return }
+        let now = now ?? delivery.now()
         for notice in notices where notice != .addressChanged {
-            delivery.send(AccountNotice.mail(notice, to: address, what: what))
+            _ = try await delivery.notify(AccountNotice.mail(notice, to: address, what: what), in: tx, now: now)
         }
+    }
+
+    /// Wakes the mail sender for the notices ``queueNotices(_:in:now:)`` queued; call it after
+    /// the commit.
+    func sendQueuedNotices() {
+        guard address != nil, notices.contains(where: { $0 != .addressChanged }) else { return }
+        delivery.wakeSender()
     }
 }

@@ -20,6 +20,8 @@ struct AppleRevocationDelivery: Service {
     let audit: AuditLog
     /// Time between passes (`GATEHOUSE_APPLE_REVOCATION_SECONDS`).
     let interval: Duration
+    /// Starts a pass at once (``deliverSoon()``).
+    let wakeup = Wakeup()
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -127,27 +129,22 @@ struct AppleRevocationDelivery: Service {
         }
     }
 
-    /// Starts a pass now, off the caller's path (after a deletion committed).
+    /// Starts a pass as soon as the one under way (if any) ends, off the caller's path (after a
+    /// deletion committed).
     func deliverSoon() {
-        let delivery = self
-        Task.detached {
-            do {
-                try await delivery.deliver()
-            } catch {
-                delivery.logger.warning("Apple token revocation pass failed", metadata: ["error": "\(error)"])
-            }
-        }
+        wakeup.signal()
     }
 
-    /// Delivers every ``interval`` until the application shuts down.
+    /// How long a pass under way at shutdown may go on before it is cancelled (its claimed
+    /// rows are tried again after their lease; a revocation Apple got twice is harmless).
+    static let shutdownGrace: Duration = .seconds(10)
+
+    /// Delivers at each ``deliverSoon()`` and every ``interval`` until the application shuts
+    /// down; a pass under way then has ``shutdownGrace`` to finish, and what is left waits in
+    /// the outbox for the next start.
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
+        await withShutdownGrace(Self.shutdownGrace) {
+            await wakeup.loop(every: interval) {
                 do {
                     try await deliver()
                 } catch {

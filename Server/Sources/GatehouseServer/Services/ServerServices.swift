@@ -17,6 +17,10 @@ struct ServerServices: Sendable {
     let audit: AuditLog
     let codes: OneTimeCodes
     let delivery: CodeDelivery
+    /// Issues the codes requests hand off (`POST /recover`), in the background.
+    let deferredIssues: DeferredIssues
+    /// Delivers the mail outbox in the background.
+    let mailSender: MailSender
     let passwords: PasswordHasher
     let policy: PasswordPolicy
     let authenticator: Authenticator
@@ -52,6 +56,24 @@ struct ServerServices: Sendable {
         let mailer =
             mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) } ?? LogMailer(logger: logger)
         let idTokens = idTokenVerifiers(configuration: configuration, logger: logger)
+        let outbox = MailOutbox(sealing: MailSealing(vault: vault), wakeup: Wakeup())
+        let deferredIssues = DeferredIssues(grace: configuration.mailDelivery.drainTimeout, logger: logger)
+        let delivery = CodeDelivery(
+            codes: codes,
+            template: CodeMailTemplate(
+                externalURL: configuration.externalURL,
+                siteURL: configuration.siteURL,
+                lifetime: configuration.codeLifetime
+            ),
+            outbox: outbox,
+            deferred: deferredIssues,
+            limiter: limiter,
+            budget: MailBudget(limiter: limiter, limits: configuration.rateLimits),
+            lifetime: configuration.codeLifetime,
+            spacing: TimeInterval(configuration.smtpMaxFrequency),
+            clientBudget: configuration.rateLimits.otp,
+            now: now
+        )
         var apple: AppleAccountClient?
         if let account = configuration.appleAccount, let keys = idTokens[.apple]?.keys {
             apple = try await AppleAccountClient.make(
@@ -73,19 +95,16 @@ struct ServerServices: Sendable {
             sessions: SessionIssuer(tokens: tokens, refreshTokens: refreshTokens),
             audit: AuditLog(now: now),
             codes: codes,
-            delivery: CodeDelivery(
-                codes: codes,
-                template: CodeMailTemplate(
-                    externalURL: configuration.externalURL,
-                    siteURL: configuration.siteURL,
-                    lifetime: configuration.codeLifetime
-                ),
-                outbox: MailOutbox(mailer: mailer, logger: logger),
-                limiter: limiter,
-                budget: MailBudget(limiter: limiter, limits: configuration.rateLimits),
-                lifetime: configuration.codeLifetime,
-                spacing: TimeInterval(configuration.smtpMaxFrequency),
-                clientBudget: configuration.rateLimits.otp,
+            delivery: delivery,
+            deferredIssues: deferredIssues,
+            mailSender: MailSender(
+                storage: storage,
+                mailer: mailer,
+                sealing: outbox.sealing,
+                audit: AuditLog(now: now),
+                settings: configuration.mailDelivery,
+                wakeup: outbox.wakeup,
+                logger: logger,
                 now: now
             ),
             passwords: PasswordHasher(cost: configuration.bcryptCost),

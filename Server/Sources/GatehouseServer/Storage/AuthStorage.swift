@@ -7,16 +7,16 @@
 /// A transaction body may run more than once before its caller hears back: SQLite's group
 /// commit runs a batch of bodies in one transaction and, when one of them throws, rolls the
 /// batch back and runs every body again (PostgreSQL may come to retry as well). A body must
-/// therefore touch nothing but the transaction it is given: no mail, no counters, no logging
-/// of outcomes, no state outside it. Return what should happen afterwards and do it once the
-/// call has returned.
+/// therefore touch nothing but the transaction it is given: no counters, no logging of
+/// outcomes, no state outside it (mail is a row of the transaction: the outbox). Return what
+/// should happen afterwards and do it once the call has returned.
 ///
 /// ```swift
 /// let mail = try await storage.transaction { tx in
 ///     try await tx.insertUser(user)
 ///     return try await delivery.issue(.signup, for: user.id, to: email, spacing: .ignore, in: tx, now: now)
 /// }
-/// delivery.send(mail)  // after the commit, exactly once
+/// delivery.send(mail)  // after the commit: wakes the outbox's sender
 /// ```
 public protocol AuthStorage: Sendable {
     /// Applies the named, ordered migrations that are not applied yet.

@@ -1,5 +1,6 @@
 import Foundation
 public import Logging
+import ServiceLifecycle
 
 /// The one place that turns `GATEHOUSE_DATABASE_URL` into a database: its ``AuthStorage``
 /// (SQLite or PostgreSQL), the rate-limit store that goes with it, and where its server
@@ -26,35 +27,72 @@ public struct ServerDatabase: Sendable {
     let rateLimiter: any RateLimiter
     private let configuration: ServerConfiguration
 
-    /// Opens the configured database and applies missing migrations.
+    /// Opens the configured database and applies missing migrations. A PostgreSQL pool runs
+    /// until ``close()``.
     ///
     /// - Parameters:
     ///   - configuration: Settings; only `database` and `serverSecret` matter here.
     ///   - logger: The storage's logger.
     /// - Throws: ``ConfigurationError`` naming `GATEHOUSE_DATABASE_URL` when the database cannot be opened.
     public static func open(_ configuration: ServerConfiguration, logger: Logger) async throws -> ServerDatabase {
+        let database = try await opened(configuration, logger: logger, runsPool: true)
+        do {
+            try await database.storage.migrate()
+        } catch {
+            try? await database.storage.close()
+            throw error
+        }
+        return database
+    }
+
+    /// Opens the configured database without migrating it and, for PostgreSQL, without running
+    /// its pool: ``pool`` is to be run in the caller's service group (``runServer(configuration:logger:)``),
+    /// and ``start()`` then checks the connection and migrates.
+    static func prepare(_ configuration: ServerConfiguration, logger: Logger) async throws -> ServerDatabase {
+        try await opened(configuration, logger: logger, runsPool: false)
+    }
+
+    private static func opened(
+        _ configuration: ServerConfiguration,
+        logger: Logger,
+        runsPool: Bool
+    ) async throws -> ServerDatabase {
         let storage: any AuthStorage
         let rateLimiter: any RateLimiter
         switch configuration.database {
         case .postgres(let settings):
-            let postgres = try await PostgresStorage.open(settings, logger: logger)
+            let postgres =
+                runsPool
+                ? try await PostgresStorage.open(settings, logger: logger)
+                : PostgresStorage.prepare(settings, logger: logger)
             storage = postgres
             rateLimiter = postgres.rateLimiter
         case .sqliteFile, .sqliteMemory:
             storage = try await SQLiteStorage.open(configuration.database, logger: logger)
             rateLimiter = MemoryRateLimiter()
         }
-        do {
-            try await storage.migrate()
-        } catch {
-            try? await storage.close()
-            throw error
-        }
         return ServerDatabase(
             storage: storage,
             rateLimiter: NetworkKeyedRateLimiter(base: rateLimiter),
             configuration: configuration
         )
+    }
+
+    /// PostgreSQL's connection pool, a `Service`, when the database is PostgreSQL.
+    var pool: (any Service)? {
+        (storage as? PostgresStorage)?.client
+    }
+
+    /// The database's own background work, run by the application: PostgreSQL's rate-limit
+    /// flush (``RateLimitFlush``).
+    var services: [any Service] {
+        (storage as? PostgresStorage).map { [$0.rateLimitFlush] } ?? []
+    }
+
+    /// Checks that a prepared database answers, then applies missing migrations.
+    func start() async throws {
+        if let postgres = storage as? PostgresStorage { try await postgres.checkConnection() }
+        try await storage.migrate()
     }
 
     /// The key of refresh-token and code HMACs for this database (see the table above).

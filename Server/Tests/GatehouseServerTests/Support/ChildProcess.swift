@@ -100,6 +100,81 @@ final class ChildProcess: @unchecked Sendable {
         status.withLock { $0 = raw }
     }
 
+    /// Whether the child has exited, without waiting (its status is then kept).
+    func hasExited() -> Bool {
+        guard processIdentifier != 0 else { return false }
+        if status.withLock({ $0 }) != nil { return true }
+        var raw: Int32 = 0
+        guard waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier else { return false }
+        status.withLock { $0 = raw }
+        return true
+    }
+
+    /// Waits up to `timeout` for the child to exit; past it, kills it (SIGKILL) and waits for
+    /// that. Returns whether it exited by itself.
+    @discardableResult
+    func waitUntilExit(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if hasExited() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        kill(processIdentifier, SIGKILL)
+        await Blocking.waitUntilExit(self)
+        return false
+    }
+
+    /// Blocks until the child exits, for at most `timeout` (then kills it): for the synchronous
+    /// callers (a test trait's condition). Returns whether it exited by itself.
+    @discardableResult
+    func waitUntilExitBlocking(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if hasExited() { return true }
+            usleep(10_000)
+        }
+        kill(processIdentifier, SIGKILL)
+        waitUntilExit()
+        return false
+    }
+
+    /// What a child run to its end printed, and how it exited.
+    struct Finished {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// A child that did not end within its time (it was killed).
+    struct TimedOut: Error, CustomStringConvertible {
+        let command: String
+        let output: String
+        var description: String { "\(command) did not end in time and was killed; it printed: \(output)" }
+    }
+
+    /// Starts the child with its output and errors piped, reads both to their end off the
+    /// cooperative pool, and waits for it for at most `timeout`: past it the child is killed and
+    /// ``TimedOut`` thrown.
+    func runToEnd(timeout: Duration = .seconds(120)) async throws -> Finished {
+        let output = Pipe()
+        let errors = Pipe()
+        standardOutput = .pipe(output)
+        standardError = .pipe(errors)
+        try run()
+        async let out = Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
+        async let err = Blocking.run { errors.fileHandleForReading.readDataToEndOfFile() }
+        let exited = await waitUntilExit(timeout: timeout)
+        let finished = Finished(
+            status: exited ? terminationStatus : -1,
+            output: String(decoding: await out, as: UTF8.self),
+            errors: String(decoding: await err, as: UTF8.self)
+        )
+        guard exited else {
+            throw TimedOut(command: ([executableURL?.path ?? ""] + arguments).joined(separator: " "), output: finished.output)
+        }
+        return finished
+    }
+
     /// Adds "close every descriptor from `lowest` up" to `actions` (glibc 2.34 and later; looked
     /// up at run time, since Swift's Glibc module does not declare it).
     private static func closeFrom(_ lowest: Int32, in actions: inout posix_spawn_file_actions_t) throws {

@@ -46,6 +46,9 @@ struct Harness {
         // its requests (hundreds of racing guesses on the whole suite's loaded machine took 37 s)
         // must not find it closed as idle; the timeout tests set their own.
         configuration.connections.idleTimeout = 600
+        // A loaded machine (the whole suite on two cores) may take seconds to answer `/ready`'s
+        // read; the probe's own deadline is tested where a database is really gone.
+        configuration.readinessTimeout = .seconds(60)
         // Every test client is on loopback: one client network holding all of a test's connections.
         configuration.connections.maxConnectionsPerClient = 10_000
         configure(&configuration)
@@ -64,7 +67,7 @@ struct Harness {
     /// Runs `body` against the server over real HTTP on loopback.
     func live(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         try await LiveServer.run(server.application) { client in
-            try await body(Client(client: client, mailer: mailer))
+            try await body(Client(client: client, mailer: mailer, server: server))
         }
         try? await server.storage.close()
     }
@@ -97,6 +100,8 @@ struct Reply: @unchecked Sendable {
 struct Client: Sendable {
     let client: LiveClient
     let mailer: CapturingMailer
+    /// The server, whose mail outbox the waits below watch.
+    let server: GatehouseServerApp
 
     @discardableResult
     func send(
@@ -150,53 +155,53 @@ struct Client: Sendable {
         try await post("/token?grant_type=refresh_token", #"{"refresh_token":"\#(token)"}"#)
     }
 
-    /// The newest code mailed to an address (mail goes out off the request path).
-    func waitForCode(to email: String) async throws -> String {
-        for _ in 0..<500 {
-            if let code = await mailer.lastCode(to: email) { return code }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw HarnessError.noMail(email)
+    /// Waits until the mail outbox has delivered every mail queued so far to ``mailer`` (or
+    /// dropped it by rule: over budget, its code replaced), for at most `timeout`. Mail goes
+    /// out off the request path; a request's mail is in the outbox when its answer comes.
+    func waitForOutbox(timeout: Duration = .seconds(60)) async throws {
+        try await Outbox.waitUntilDelivered(server, timeout: timeout)
     }
 
-    /// The code of the newest message to an address with `subject` (mail goes out in parallel,
-    /// so arrival order is not sending order).
+    /// The newest code mailed to an address.
+    func waitForCode(to email: String) async throws -> String {
+        try await waitForOutbox()
+        guard let code = await mailer.lastCode(to: email) else { throw HarnessError.noMail(email) }
+        return code
+    }
+
+    /// The code of the newest message to an address with `subject`.
     func waitForCode(to email: String, subject: String) async throws -> String {
-        for _ in 0..<500 {
-            let mail = await mailer.sent.last { $0.to == email.lowercased() && $0.subject == subject }
-            if let mail, let code = CapturingMailer.code(in: mail.body) { return code }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw HarnessError.noMail(email)
+        try await waitForOutbox()
+        let mail = await mailer.sent.last { $0.to == email.lowercased() && $0.subject == subject }
+        guard let mail, let code = CapturingMailer.code(in: mail.body) else { throw HarnessError.noMail(email) }
+        return code
     }
 
     /// Waits until a message with `subject` reached an address.
     func waitForMail(to email: String, subject: String) async throws {
-        for _ in 0..<500 {
-            if await mailer.sent.contains(where: { $0.to == email.lowercased() && $0.subject == subject }) { return }
-            try await Task.sleep(for: .milliseconds(10))
+        try await waitForOutbox()
+        guard await mailer.sent.contains(where: { $0.to == email.lowercased() && $0.subject == subject }) else {
+            throw HarnessError.noMail(email)
         }
-        throw HarnessError.noMail(email)
     }
 
     /// The code of the `count`th message to an address, once that many have arrived.
     func waitForMail(to email: String, count: Int) async throws -> String {
-        for _ in 0..<500 {
-            let mails = await mailer.sent.filter { $0.to == email.lowercased() }
-            if mails.count >= count, let code = CapturingMailer.code(in: mails[count - 1].body) { return code }
-            try await Task.sleep(for: .milliseconds(10))
+        try await waitForOutbox()
+        let mails = await mailer.sent.filter { $0.to == email.lowercased() }
+        guard mails.count >= count, let code = CapturingMailer.code(in: mails[count - 1].body) else {
+            throw HarnessError.noMail(email)
         }
-        throw HarnessError.noMail(email)
+        return code
     }
 
-    /// The code of a mail to `email` sent after the first `count` (mail goes out off the
-    /// request path, after its budget is charged: the newest one may not be there yet).
+    /// The code of a mail to `email` sent after the first `count`.
     func waitForCode(to email: String, after count: Int) async throws -> String {
-        for _ in 0..<500 {
-            if await mailCount(to: email) > count, let code = await mailer.lastCode(to: email) { return code }
-            try await Task.sleep(for: .milliseconds(10))
+        try await waitForOutbox()
+        guard await mailCount(to: email) > count, let code = await mailer.lastCode(to: email) else {
+            throw HarnessError.noMail(email)
         }
-        throw HarnessError.noMail(email)
+        return code
     }
 
     func mailCount(to email: String) async -> Int {
@@ -206,4 +211,27 @@ struct Client: Sendable {
 
 enum HarnessError: Error {
     case noMail(String)
+    case outboxNotDelivered(MailOutboxDepth)
+    case codesNotIssued(Int)
+}
+
+/// Waits on a server's mail outbox.
+enum Outbox {
+    /// Waits until the codes requests handed off are issued (their mail queued), wakes the
+    /// sender and waits until the outbox is empty (every mail delivered or dropped), for at most
+    /// `timeout` in all.
+    static func waitUntilDelivered(_ server: GatehouseServerApp, timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while server.codesBeingIssued > 0 {
+            guard ContinuousClock.now < deadline else { throw HarnessError.codesNotIssued(server.codesBeingIssued) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        server.wakeMailSender()
+        while true {
+            let depth = try await server.mailOutboxDepth()
+            if depth.count == 0 { return }
+            guard ContinuousClock.now < deadline else { throw HarnessError.outboxNotDelivered(depth) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
 }

@@ -28,11 +28,12 @@ enum InteropScript {
         process.standardError = .pipe(output)
         process.standardInput = .pipe(input)
         try process.run()
-        let data = await Blocking.run { readLines(output, answer: answer, to: input) }
-        await Blocking.waitUntilExit(process)
-        let text = String(decoding: data, as: UTF8.self)
+        // Read while waiting: a script that outlives its time is killed, which ends the read.
+        async let data = Blocking.run { readLines(output, answer: answer, to: input) }
+        let exited = await process.waitUntilExit(timeout: .seconds(600))
+        let text = String(decoding: await data, as: UTF8.self)
         print(text)
-        return Outcome(status: process.terminationStatus, output: text)
+        return Outcome(status: exited ? process.terminationStatus : -1, output: text)
     }
 
     /// Reads `output` to its end, handing each complete line to `answer` on the way.

@@ -12,8 +12,7 @@ enum PythonModules {
         probe.standardError = .null
         do {
             try probe.run()
-            probe.waitUntilExit()
-            return probe.terminationStatus == 0
+            return probe.waitUntilExitBlocking(timeout: .seconds(30)) && probe.terminationStatus == 0
         } catch {
             return false
         }

@@ -52,32 +52,27 @@ struct ReferenceTOTP {
 
 /// PyPI's `pyotp` (pinned in `scripts/ci-setup`), when python3 has it.
 enum PyOTP {
-    static var available: Bool { (try? run("import pyotp")) != nil }
+    static var available: Bool { PythonModules.installed("pyotp") }
 
     /// pyotp's code of `secret` at unix time `at`.
-    static func code(secret: String, at date: Date) throws -> String {
-        try run("import pyotp; print(pyotp.TOTP('\(secret)').at(\(Int(date.timeIntervalSince1970))), end='')")
+    static func code(secret: String, at date: Date) async throws -> String {
+        try await run("import pyotp; print(pyotp.TOTP('\(secret)').at(\(Int(date.timeIntervalSince1970))), end='')")
     }
 
     /// pyotp's reading of an `otpauth://` URI: secret, issuer, account name, digits, period.
-    static func parse(uri: String) throws -> String {
-        try run(
+    static func parse(uri: String) async throws -> String {
+        try await run(
             "import pyotp; t = pyotp.parse_uri('\(uri)'); print(t.secret, t.issuer, t.name, t.digits, t.interval, end='')"
         )
     }
 
-    private static func run(_ program: String) throws -> String {
+    private static func run(_ program: String) async throws -> String {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", program]
-        let output = Pipe()
-        process.standardOutput = .pipe(output)
-        process.standardError = .null
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failed() }
-        return String(decoding: data, as: UTF8.self)
+        let finished = try await process.runToEnd(timeout: .seconds(60))
+        guard finished.status == 0 else { throw Failed() }
+        return finished.output
     }
 
     struct Failed: Error {}

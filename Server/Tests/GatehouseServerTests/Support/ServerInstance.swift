@@ -44,6 +44,29 @@ final class ServerInstance: @unchecked Sendable {
         throw ServerInstanceError.didNotStart((try? String(contentsOf: logURL, encoding: .utf8)) ?? "")
     }
 
+    /// The server's process id.
+    var processIdentifier: pid_t { process.processIdentifier }
+
+    /// The server's log so far.
+    var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+
+    /// SIGTERM, the graceful shutdown; past `timeout`, SIGKILL. Returns whether it stopped by itself.
+    @discardableResult
+    func stop(timeout: Duration = .seconds(30)) async -> Bool {
+        guard process.isRunning else { return true }
+        kill(process.processIdentifier, SIGTERM)
+        return await process.waitUntilExit(timeout: timeout)
+    }
+
+    /// Waits up to `timeout` for `text` to appear in the server's log.
+    func waitForLog(_ text: String, timeout: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !log.contains(text) {
+            guard ContinuousClock.now < deadline else { throw ServerInstanceError.noLogLine(text, log) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// SIGKILL: no shutdown, no flush; what was committed must survive.
     func kill9() async {
         guard process.isRunning else { return }
@@ -74,6 +97,7 @@ final class ServerInstance: @unchecked Sendable {
 
 enum ServerInstanceError: Error {
     case didNotStart(String)
+    case noLogLine(String, String)
 }
 
 /// JSON over HTTP/1.1 to server processes, on SwiftNIO (HummingbirdTesting's `TestClient`): one

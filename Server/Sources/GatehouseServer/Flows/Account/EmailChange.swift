@@ -17,7 +17,8 @@ struct EmailChange: Sendable {
     enum Step: Sendable {
         /// The other side's code is still pending.
         case otherSidePending
-        /// The address moved; the notice goes to the old address after the commit.
+        /// The address moved; the notice to the old address is queued in the transaction (the
+        /// sender is woken after the commit).
         case completed(notice: Mail?)
         /// The change cannot complete (no pending address, or it was taken meanwhile).
         case refused(APIError)
@@ -50,7 +51,7 @@ struct EmailChange: Sendable {
 
     /// Puts the new address in `user.newEmail` and issues the code(s) in `tx`.
     ///
-    /// - Returns: The mails to send after the commit.
+    /// - Returns: The mails (queued in `tx`) to pass to ``CodeDelivery/send(_:admitted:)`` after the commit.
     func request(
         _ mailing: Mailing,
         for user: inout UserRecord,
@@ -116,9 +117,9 @@ struct EmailChange: Sendable {
             user.appMetadata["providers"] = .array(providers)
         }
         try await tx.deleteSessions(userID: user.id, except: nil)
-        return .completed(
-            notice: old.flatMap { $0 == newEmail ? nil : AccountNotice.mail(.addressChanged, to: $0) }
-        )
+        guard let old, old != newEmail else { return .completed(notice: nil) }
+        let notice = AccountNotice.mail(.addressChanged, to: old)
+        return .completed(notice: try await delivery.notify(notice, in: tx, now: now))
     }
 
     /// 422 `email_exists`.

@@ -46,9 +46,11 @@ struct IdentityUnlink: Sendable {
             )
             guard try await tx.deleteIdentity(id: identity.id, userID: user.id) else { throw notFound }
             try await audit.record("identity_unlinked", actor: user.id, ip: ip, detail: identity.provider, in: tx)
+            let wayIn = IdentityProvider(rawValue: named.provider)?.wayIn ?? "A sign-in provider"
+            try await permit.queueNotices(wayIn, in: tx, now: now)
             return queued
         }
-        permit.notifyOwner(IdentityProvider(rawValue: named.provider)?.wayIn ?? "A sign-in provider")
+        permit.sendQueuedNotices()
         if queued > 0 { appleRevocations?.deliverSoon() }
     }
 }

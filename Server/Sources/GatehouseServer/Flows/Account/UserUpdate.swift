@@ -58,6 +58,7 @@ struct UserUpdate: Sendable {
                 hash: hash,
                 newEmail: newEmail,
                 mailing: mailing,
+                permit: permit,
                 caller: caller,
                 ip: ip,
                 now: now
@@ -69,7 +70,7 @@ struct UserUpdate: Sendable {
         for (index, admitted) in (mailing?.all ?? []).enumerated() {
             await delivery.send(index < mails.count ? mails[index] : nil, admitted: admitted)
         }
-        if hash != nil { permit?.notifyOwner() }
+        if hash != nil { permit?.sendQueuedNotices() }
         return updated
     }
 
@@ -81,6 +82,7 @@ struct UserUpdate: Sendable {
         hash: String?,
         newEmail: String?,
         mailing: EmailChange.Mailing?,
+        permit: SensitiveActionPermit?,
         caller: Caller,
         ip: String,
         now: Date
@@ -91,6 +93,8 @@ struct UserUpdate: Sendable {
             if let hash {
                 user.passwordHash = hash
                 try await tx.deleteSessions(userID: user.id, except: caller.session.id)
+                // The owner is told (the table's notices), in the change's transaction.
+                try await permit?.queueNotices(in: tx, now: now)
             }
             if let data = body.data { user.userMetadata.merge(data) { _, new in new } }
             try metadataLimit.check(user)

@@ -16,8 +16,14 @@ struct FactorUnenrollment: Sendable {
     func callAsFunction(factorID: UUID, caller: Caller, nonce: String?, ip: String) async throws -> FactorRecord {
         try MFAAccess.requirePermanentUser(caller)
         let permit = try await sensitive.authorize(.unenrolFactor, caller, evidence: .init(nonce: nonce), ip: ip)
-        let removed = try await remove(factorID: factorID, userID: caller.user.id, ip: ip, action: "factor_unenrolled")
-        if removed.isVerified { permit.notifyOwner("An authenticator app") }
+        let removed = try await remove(
+            factorID: factorID,
+            userID: caller.user.id,
+            ip: ip,
+            action: "factor_unenrolled",
+            permit: permit
+        )
+        if removed.isVerified { permit.sendQueuedNotices() }
         return removed
     }
 
@@ -30,13 +36,16 @@ struct FactorUnenrollment: Sendable {
         factorID: UUID,
         userID: UUID,
         ip: String,
-        action: String
+        action: String,
+        permit: SensitiveActionPermit? = nil
     ) async throws -> FactorRecord {
         try await storage.transaction { tx in
             guard let factor = try await tx.factor(id: factorID, userID: userID) else { throw MFAAccess.factorNotFound }
             _ = try await tx.deleteFactor(id: factorID, userID: userID)
             try await tx.downgradeSessions(factorID: factorID)
             try await audit.record(action, actor: userID, ip: ip, detail: factorID.key, in: tx)
+            // The owner is told when a verified factor goes.
+            if factor.isVerified { try await permit?.queueNotices("An authenticator app", in: tx) }
             return factor
         }
     }

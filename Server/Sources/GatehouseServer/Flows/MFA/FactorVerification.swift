@@ -57,15 +57,16 @@ struct FactorVerification: Sendable {
         let now = now()
         try await budget.admitRequest(caller, ip: ip, now: now)
         guard let challengeID = UUID(text: body.challengeID) else { throw Self.challengeNotFound }
-        var permit: SensitiveActionPermit?
+        var authorized: SensitiveActionPermit?
         if let enrolling = caller.user.factors.first(where: { $0.id == factorID }), !enrolling.isVerified {
-            permit = try await sensitive.authorize(
+            authorized = try await sensitive.authorize(
                 .verifyNewFactor,
                 caller,
                 evidence: .init(enrollingSession: enrolling.enrolledSessionID),
                 ip: ip
             )
         }
+        let permit = authorized
         let counted = try await storage.transaction { tx -> Counted in
             guard let factor = try await tx.factor(id: factorID, userID: caller.user.id), !factor.hasLapsed(at: now)
             else { return .failure(MFAAccess.factorNotFound) }
@@ -117,6 +118,8 @@ struct FactorVerification: Sendable {
                 guard let user = try await tx.user(id: caller.user.id) else { throw APIError.userNotFoundForToken }
                 let isFirst = !user.hasVerifiedFactor
                 try await tx.markFactorVerified(id: factor.id, at: now)
+                // The owner is told of the new way in (once: by the verification that made it).
+                try await permit?.queueNotices("An authenticator app", in: tx, now: now)
                 if isFirst {
                     // Factors someone else enrolled while the user had none go with the first.
                     try await tx.deleteUnverifiedFactors(userID: user.id, createdBefore: .distantFuture)
@@ -133,7 +136,7 @@ struct FactorVerification: Sendable {
             try await audit.record("factor_verified", actor: user.id, ip: ip, detail: factor.id.key, in: tx)
             return SessionGrant(user: user, session: elevated, counter: elevated.counter)
         }
-        permit?.notifyOwner("An authenticator app")
+        permit?.sendQueuedNotices()
         return try await sessions.answer(grant, now: now)
     }
 

@@ -64,8 +64,9 @@ struct PasskeyManagement: Sendable {
             try SignInWays.requireAnother(user, passkeys: passkeys.count, removing: "passkey")
             guard try await tx.deletePasskey(id: passkeyID, userID: user.id) else { throw Self.notFound }
             try await audit.record("passkey_deleted", actor: user.id, ip: ip, detail: passkeyID.key, in: tx)
+            try await permit.queueNotices("A passkey", in: tx, now: now)
         }
-        permit.notifyOwner("A passkey")
+        permit.sendQueuedNotices()
     }
 
     /// An admin removes a user's passkey (no last-way rule: the admin can give the user another).

@@ -131,9 +131,10 @@ struct PasskeyRegistration: Sendable {
                 )
                 try await audit.record("guest_upgraded", actor: user.id, ip: ip, detail: "passkey", in: tx)
             }
+            try await permit.queueNotices("A passkey", in: tx, now: now)
             return user
         }
-        permit.notifyOwner("A passkey")
+        permit.sendQueuedNotices()
         return (passkey.wire, user)
     }
 

@@ -51,11 +51,11 @@ struct IDTokenSignIn: Sendable {
     ) async throws -> WireSession {
         let now = now()
         var caller: Caller?
-        var permit: SensitiveActionPermit?
+        var authorized: SensitiveActionPermit?
         if body.linkIdentity == true {
             guard let bearer else { throw APIError.noAuthorization }
             let linking = try await authenticator.caller(bearer: bearer)
-            permit = try await sensitive.authorize(
+            authorized = try await sensitive.authorize(
                 .linkIdentity,
                 linking,
                 evidence: .init(nonce: reauthenticationNonce),
@@ -83,6 +83,7 @@ struct IDTokenSignIn: Sendable {
         let appleToken = try await exchangeAppleCode(body.authorizationCode, for: token, now: now)
         let apple = self.apple
         let linking = caller
+        let permit = authorized
         let (grant, linkedTo) = try await storage.transaction { tx in
             guard
                 try await tx.consumeNonce(
@@ -125,17 +126,19 @@ struct IDTokenSignIn: Sendable {
                 in: tx,
                 at: now
             )
+            if let linkedTo {
+                // The owner is told of the new way in: through the table when the caller linked
+                // it, directly when a vouched address linked it to an account that did not ask.
+                if let permit, linkedTo.id == linking?.user.id {
+                    try await permit.queueNotices(provider.wayIn, in: tx, now: now)
+                } else if linkedTo.emailConfirmedAt != nil, !linkedTo.isAnonymous, let address = linkedTo.email {
+                    let notice = AccountNotice.mail(.wayInAdded, to: address, what: provider.wayIn)
+                    _ = try await delivery.notify(notice, in: tx, now: now)
+                }
+            }
             return (grant, linkedTo)
         }
-        if let linkedTo {
-            // The owner is told of the new way in: through the table when the caller linked it,
-            // directly when a vouched address linked it to an account that did not ask.
-            if let permit, linkedTo.id == linking?.user.id {
-                permit.notifyOwner(provider.wayIn)
-            } else if linkedTo.emailConfirmedAt != nil, !linkedTo.isAnonymous, let address = linkedTo.email {
-                delivery.send(AccountNotice.mail(.wayInAdded, to: address, what: provider.wayIn))
-            }
-        }
+        if linkedTo != nil { delivery.wakeSender() }
         return try await sessions.answer(grant, now: now)
     }
 
@@ -161,7 +164,7 @@ struct IDTokenSignIn: Sendable {
     }
 
     /// The user the token signs in, and the account (as it was) the token's identity was newly
-    /// linked to, if any (its owner is told after the commit).
+    /// linked to, if any (its owner's notice is queued in the same transaction).
     private func resolveUser(
         for token: VerifiedIDToken,
         linkingTo caller: Caller?,

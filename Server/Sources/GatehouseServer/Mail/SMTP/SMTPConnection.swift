@@ -27,6 +27,17 @@ struct SMTPConnection {
             throw SMTPError(kind: .connectionFailed, detail: "\(settings.host):\(settings.port): \(error)")
         }
         defer { channel.close(promise: nil) }
+        // Cancelled (the mail sender's deadline, the end of its drain at shutdown): the closed
+        // connection fails the reply awaited, at once.
+        try await withTaskCancellationHandler {
+            try await converse(on: channel, message: message, text: text)
+        } onCancel: {
+            channel.close(promise: nil)
+        }
+    }
+
+    /// The session on an open connection, from the greeting to `QUIT`.
+    private func converse(on channel: any Channel, message: SMTPMessage, text: String) async throws {
         let session = Session(channel: channel, timeout: settings.replyTimeout)
         try await session.expect(220)
         let helo = "EHLO \(settings.heloName)"
@@ -59,7 +70,7 @@ struct SMTPConnection {
             do {
                 try await session.command("AUTH PLAIN \(token)", expect: [235], redacted: "AUTH PLAIN ***")
             } catch let error as SMTPError where error.kind == .unexpectedReply {
-                throw SMTPError(kind: .authenticationFailed, detail: error.detail)
+                throw SMTPError(kind: .authenticationFailed, detail: error.detail, replyCode: error.replyCode)
             }
         }
         try await session.command("MAIL FROM:<\(message.from)>", expect: [250])
@@ -78,7 +89,11 @@ struct SMTPConnection {
         func expect(_ codes: Int...) async throws {
             let reply = try await exchange(nil)
             guard codes.contains(reply.code) else {
-                throw SMTPError(kind: .unexpectedReply, detail: "\(reply.code) \(reply.lines.last ?? "")")
+                throw SMTPError(
+                    kind: .unexpectedReply,
+                    detail: "\(reply.code) \(reply.lines.last ?? "")",
+                    replyCode: reply.code
+                )
             }
         }
 
@@ -88,7 +103,8 @@ struct SMTPConnection {
             guard codes.contains(reply.code) else {
                 throw SMTPError(
                     kind: .unexpectedReply,
-                    detail: "\(redacted ?? String(line.prefix(20))) → \(reply.code) \(reply.lines.last ?? "")"
+                    detail: "\(redacted ?? String(line.prefix(20))) → \(reply.code) \(reply.lines.last ?? "")",
+                    replyCode: reply.code
                 )
             }
             return reply.lines

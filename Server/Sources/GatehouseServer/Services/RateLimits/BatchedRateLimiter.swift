@@ -3,7 +3,8 @@ import Logging
 
 /// PostgreSQL's shared windows with the busiest buckets' hits taken off the request path: a
 /// hit in one of ``batched`` is decided by this process's ``HitTally`` at once, and the hits of
-/// every window are written together, in one statement, within ``interval`` of the first.
+/// every window are written together, in one statement, by the application's rate-limit flush
+/// (``RateLimitFlush``, woken through ``wakeup``) within its interval of the first.
 ///
 /// Other buckets (the ones that hold back guessing: failed passwords, codes, factors) go to
 /// PostgreSQL on every hit, as before. For a batched bucket one instance is exact; several
@@ -15,7 +16,8 @@ struct BatchedRateLimiter: RateLimiter {
     let base: PostgresRateLimiter
     let batched: Set<RateLimitBucket>
     let tally: HitTally
-    let interval: Duration
+    /// Wakes the flush when a hit waits to be written.
+    let wakeup: Wakeup
     let logger: Logger
 
     /// The buckets written in batches by default.
@@ -27,7 +29,7 @@ struct BatchedRateLimiter: RateLimiter {
         }
         switch tally.hit(bucket.windowID(key), limit: limit, window: window, now: now.timeIntervalSince1970) {
         case .counted(let schedule):
-            if schedule { scheduleWrite(after: interval) }
+            if schedule { wakeup.signal() }
         case .full(let retryAfter):
             throw APIError.rateLimited(retryAfter: retryAfter)
         case .untracked:
@@ -64,19 +66,22 @@ struct BatchedRateLimiter: RateLimiter {
         try await base.release(bucket, key: key, window: window, now: now)
     }
 
-    /// Writes the pending hits now (at shutdown, and in tests); a failed write leaves them
-    /// pending and tries again in a second.
-    func write() async {
+    /// Writes the pending hits now (the flush, at shutdown, tests).
+    /// - Returns: `false` when the write failed: the hits stay pending for the next write.
+    @discardableResult
+    func write() async -> Bool {
         let additions = tally.take()
-        guard !additions.isEmpty else { return }
+        guard !additions.isEmpty else { return true }
         do {
             tally.written(additions, answers: try await base.add(additions))
+            return true
         } catch {
             logger.warning(
                 "rate-limit hits not written; kept for the next write",
                 metadata: ["windows": "\(additions.count)", "error": "\(String(reflecting: type(of: error)))"]
             )
-            if tally.failed(additions) { scheduleWrite(after: .seconds(1)) }
+            _ = tally.failed(additions)
+            return false
         }
     }
 
@@ -87,14 +92,6 @@ struct BatchedRateLimiter: RateLimiter {
         while !tally.isSettled, ContinuousClock.now < deadline {
             await write()
             if !tally.isSettled { try? await Task.sleep(for: .milliseconds(5)) }
-        }
-    }
-
-    private func scheduleWrite(after delay: Duration) {
-        let limiter = self
-        Task {
-            try? await Task.sleep(for: delay)
-            await limiter.write()
         }
     }
 }

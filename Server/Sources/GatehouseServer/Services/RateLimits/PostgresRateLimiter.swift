@@ -7,8 +7,9 @@ import PostgresNIO
 /// the busiest buckets add their hits in batches instead (``add(_:)``, ``BatchedRateLimiter``).
 /// Every statement is a named prepared statement, parsed once per connection.
 struct PostgresRateLimiter: RateLimiter {
-    let client: PostgresClient
-    let logger: Logger
+    /// The pool, and its wait for a connection (``PostgresStorage/leased(_:)``).
+    let storage: PostgresStorage
+    var logger: Logger { storage.logger }
 
     /// Counts one request in the window of `id` (a new window when the old one has passed) and
     /// returns the window's start and count; the count stops at `cap`. A new window records
@@ -146,7 +147,7 @@ struct PostgresRateLimiter: RateLimiter {
     func add(_ additions: [HitTally.Addition]) async throws -> [String: (start: Double, count: Int)] {
         var answers: [String: (start: Double, count: Int)] = [:]
         guard !additions.isEmpty else { return answers }
-        for try await (id, start, count) in try await client.execute(AddHits(additions: additions), logger: logger) {
+        for (id, start, count) in try await rows(AddHits(additions: additions)) {
             answers[id] = (start, count)
         }
         return answers
@@ -161,7 +162,7 @@ struct PostgresRateLimiter: RateLimiter {
             cap: limit >= Int(Int32.max) ? Int(Int32.max) : limit + 1,
             windowEnd: seconds + window
         )
-        for try await (start, count) in try await client.execute(statement, logger: logger) where count > limit {
+        for (start, count) in try await rows(statement) where count > limit {
             throw APIError.rateLimited(retryAfter: Int((window - (seconds - start)).rounded(.up)))
         }
     }
@@ -177,7 +178,7 @@ struct PostgresRateLimiter: RateLimiter {
     {
         let seconds = now.timeIntervalSince1970
         let statement = Window(id: bucket.windowID(key), windowOpenedAfter: seconds - window)
-        for try await (start, count) in try await client.execute(statement, logger: logger) where count >= limit {
+        for (start, count) in try await rows(statement) where count >= limit {
             return Int((window - (seconds - start)).rounded(.up))
         }
         return nil
@@ -185,14 +186,14 @@ struct PostgresRateLimiter: RateLimiter {
 
     func release(_ bucket: RateLimitBucket, key: String, window: TimeInterval, now: Date) async throws {
         let statement = Release(id: bucket.windowID(key), windowOpenedAfter: now.timeIntervalSince1970 - window)
-        for try await _ in try await client.execute(statement, logger: logger) {}
+        _ = try await rows(statement)
     }
 
     func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
         let seconds = now.timeIntervalSince1970
         var found: [String: (start: Double, count: Int)] = [:]
         let ids = windows.map { $0.bucket.windowID(key) }
-        for try await (id, start, count) in try await client.execute(Windows(ids: ids), logger: logger) {
+        for (id, start, count) in try await rows(Windows(ids: ids)) {
             found[id] = (start, count)
         }
         return zip(windows, ids).map { window, id in
@@ -200,6 +201,21 @@ struct PostgresRateLimiter: RateLimiter {
                 return nil
             }
             return Int((window.window - (seconds - start)).rounded(.up))
+        }
+    }
+
+    /// The rows of `statement`, run on a pooled connection within the connection wait.
+    private func rows<Statement: PostgresPreparedStatement>(
+        _ statement: Statement
+    ) async throws -> [Statement.Row] where Statement.Row: Sendable {
+        let (client, logger) = (storage.client, logger)
+        return try await storage.leased { wait in
+            try await client.withConnection { connection in
+                try wait.leased()
+                var rows: [Statement.Row] = []
+                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                return rows
+            }
         }
     }
 }

@@ -10,14 +10,38 @@ public final class PostgresStorage: AuthStorage {
     /// An arbitrary constant naming the migration lock (`pg_advisory_xact_lock`).
     static let migrationLock = 0x6761_7465_686f_7573
 
+    /// The pool: a swift-service-lifecycle `Service`. The server runs it in its `ServiceGroup`
+    /// (``runServer(configuration:logger:)``), shut down after every service that uses it.
     let client: PostgresClient
-    private let logger: Logger
-    private let runner: Task<Void, Never>
+    let logger: Logger
+    private let settings: PostgresSettings
+    /// The client's run when this storage runs it itself (``open(_:logger:)``: the `keys` and
+    /// `admin-token` commands, tests, an embedding application); `nil` when a service group does.
+    private let runner: Task<Void, Never>?
     /// This process's view of the batched rate-limit windows.
     private let hitTally = HitTally()
+    /// Wakes the rate-limit flush (``RateLimitFlush``) when hits wait to be written.
+    let flushWakeup = Wakeup()
 
-    /// Connects the pool (connections open on first use).
+    /// Opens the pool and runs it until ``close()``, after checking that the database answers.
     public static func open(_ settings: PostgresSettings, logger: Logger) async throws -> PostgresStorage {
+        let storage = PostgresStorage(settings: settings, logger: logger, runsClient: true)
+        do {
+            try await storage.checkConnection()
+        } catch {
+            storage.runner?.cancel()
+            throw error
+        }
+        return storage
+    }
+
+    /// The storage with its pool not yet running: the caller runs ``client`` in its service
+    /// group, then calls ``checkConnection()`` and migrates.
+    static func prepare(_ settings: PostgresSettings, logger: Logger) -> PostgresStorage {
+        PostgresStorage(settings: settings, logger: logger, runsClient: false)
+    }
+
+    private init(settings: PostgresSettings, logger: Logger, runsClient: Bool) {
         let tls: PostgresClient.Configuration.TLS
         switch settings.tls {
         case .disable: tls = .disable
@@ -38,25 +62,31 @@ public final class PostgresStorage: AuthStorage {
         // sees it close, and a dead one fails its next statement instead of an idle ping.
         configuration.options.minimumConnections = settings.keepsConnectionsOpen ? settings.poolSize : 0
         configuration.options.keepAliveBehavior = nil
+        configuration.options.connectionIdleTimeout = settings.idleTimeout
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let storage = PostgresStorage(client: client, logger: logger)
-        // Fail at start, naming the database, rather than on the first request.
+        self.client = client
+        self.logger = logger
+        self.settings = settings
+        runner = runsClient ? Task { await client.run() } : nil
+    }
+
+    /// Fails, naming the database, when it does not answer within the connection wait: at
+    /// start rather than on the first request.
+    func checkConnection() async throws {
+        let logger = logger
         do {
-            try await client.query("SELECT 1", logger: logger)
+            try await leased { wait in
+                try await self.client.withConnection { connection in
+                    try wait.leased()
+                    try await connection.query("SELECT 1", logger: logger)
+                }
+            }
         } catch {
-            storage.runner.cancel()
             throw ConfigurationError(
                 variable: "GATEHOUSE_DATABASE_URL",
                 problem: "could not connect to PostgreSQL at \(settings.host):\(settings.port)/\(settings.database)"
             )
         }
-        return storage
-    }
-
-    private init(client: PostgresClient, logger: Logger) {
-        self.client = client
-        self.logger = logger
-        runner = Task { await client.run() }
     }
 
     /// Applies missing migrations in one transaction under an advisory lock, so instances
@@ -95,9 +125,12 @@ public final class PostgresStorage: AuthStorage {
     )
         async throws -> Result
     {
-        let logger = logger
-        return try await client.withConnection { connection in
-            try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
+        let (client, logger) = (client, logger)
+        return try await leased { wait in
+            try await client.withConnection { connection in
+                try wait.leased()
+                return try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
+            }
         }
     }
 
@@ -106,22 +139,25 @@ public final class PostgresStorage: AuthStorage {
     )
         async throws -> Result
     {
-        let logger = logger
-        do {
-            return try await measured {
-                try await client.withTransaction(logger: logger) { connection in
-                    try await body(
-                        SQLTransaction(
-                            executor: PostgresExecutor(connection: connection, logger: logger),
-                            locksUserRows: true
+        let (client, logger) = (client, logger)
+        return try await measured {
+            try await leased { wait in
+                do {
+                    return try await client.withTransaction(logger: logger) { connection in
+                        try wait.leased()
+                        return try await body(
+                            SQLTransaction(
+                                executor: PostgresExecutor(connection: connection, logger: logger),
+                                locksUserRows: true
+                            )
                         )
-                    )
+                    }
+                } catch let error as PostgresTransactionError {
+                    // The caller's own error (an APIError, say) matters, not the wrapper.
+                    if let closureError = error.closureError { throw closureError }
+                    throw error
                 }
             }
-        } catch let error as PostgresTransactionError {
-            // The caller's own error (an APIError, say) matters, not the wrapper.
-            if let closureError = error.closureError { throw closureError }
-            throw error
         }
     }
 
@@ -130,11 +166,27 @@ public final class PostgresStorage: AuthStorage {
     )
         async throws -> Result
     {
-        let logger = logger
+        let (client, logger) = (client, logger)
         return try await measured {
-            try await client.withConnection { connection in
-                try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
+            try await leased { wait in
+                try await client.withConnection { connection in
+                    try wait.leased()
+                    return try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
+                }
             }
+        }
+    }
+
+    /// Runs `body` (which leases a connection and calls ``ConnectionWait/leased()`` first thing
+    /// with it) for at most ``PostgresSettings/connectionWait`` of waiting for the connection,
+    /// and turns a database that cannot serve into ``DatabaseUnavailable``.
+    func leased<Result: Sendable>(
+        _ body: @escaping @Sendable (ConnectionWait) async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await ConnectionWait.run(for: settings.connectionWait, body)
+        } catch {
+            throw DatabaseUnavailable.classify(error) ?? error
         }
     }
 
@@ -149,30 +201,30 @@ public final class PostgresStorage: AuthStorage {
     }
 
     /// Rate limits kept in this database, shared by every instance; the busiest buckets' hits
-    /// are written in batches (``BatchedRateLimiter``).
+    /// are written in batches (``BatchedRateLimiter``) by ``rateLimitFlush``.
     var rateLimiter: BatchedRateLimiter {
         BatchedRateLimiter(
-            base: PostgresRateLimiter(client: client, logger: logger),
+            base: PostgresRateLimiter(storage: self),
             batched: BatchedRateLimiter.defaultBuckets,
             tally: hitTally,
-            interval: .milliseconds(20),
+            wakeup: flushWakeup,
             logger: logger
         )
     }
 
+    /// The service that writes the batched rate-limit hits (``RateLimitFlush``).
+    var rateLimitFlush: RateLimitFlush {
+        RateLimitFlush(limiter: rateLimiter, interval: .milliseconds(20))
+    }
+
     public func checkpoint() async throws {}
 
-    /// Writes the rate-limit hits still counted only here, then closes the pool. A write that
-    /// cannot finish within two seconds (the database gone) is failed by the pool's closing.
+    /// Writes the rate-limit hits still counted only here (the flush's own settling at the
+    /// application's shutdown leaves none), then stops the pool this storage runs itself. A
+    /// write that cannot finish within two seconds (the database gone) is given up.
     public func close() async throws {
-        let limiter = rateLimiter
-        let runner = runner
-        let deadline = Task {
-            try? await Task.sleep(for: .seconds(2))
-            runner.cancel()
-        }
-        await limiter.settle(timeout: .seconds(2))
-        deadline.cancel()
+        await rateLimiter.settle(timeout: .seconds(2))
+        guard let runner else { return }
         runner.cancel()
         await runner.value
     }

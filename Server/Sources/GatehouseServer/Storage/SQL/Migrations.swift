@@ -333,6 +333,33 @@ enum Migrations {
                 "ALTER TABLE mfa_factors ADD COLUMN enrolled_session_id TEXT"
             ]
         ),
+        (
+            // The mail outbox: a mail is a row written in the transaction of the code or notice it
+            // carries, with its content (the body sealed under the server secret), and the sender
+            // (``MailSender``) delivers it from here, in `id` order per address, with retries. A
+            // mail carrying a code names the code (user, purpose, link hash), so that it is not
+            // sent once a newer code replaced it or it was used or expired.
+            "0015_mail_outbox",
+            [
+                """
+                CREATE TABLE mail_outbox (
+                    id {serial},
+                    recipient TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    user_id TEXT,
+                    purpose TEXT,
+                    link_hash TEXT,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at {real} NOT NULL,
+                    created_at {real} NOT NULL,
+                    last_error TEXT
+                )
+                """,
+                "CREATE INDEX mail_outbox_recipient ON mail_outbox(recipient, id)",
+                "CREATE INDEX mail_outbox_next_attempt_at ON mail_outbox(next_attempt_at)",
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.

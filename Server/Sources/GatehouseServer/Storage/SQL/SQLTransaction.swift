@@ -16,7 +16,7 @@ struct SQLTransaction: StorageTransaction {
     var locksUserRows = false
 
     func query(_ sql: String, _ binds: [SQLValue] = []) async throws -> [SQLRow] {
-        StatementLog.note(sql)
+        StatementLog.note(sql, dialect: executor.dialect)
         return try await executor.rows(sql, binds)
     }
 

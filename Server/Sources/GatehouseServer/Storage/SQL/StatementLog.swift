@@ -5,21 +5,22 @@ import Synchronization
 /// While no recording is on, noting a statement costs one relaxed atomic load.
 enum StatementLog {
     private static let recordings = Atomic<Int>(0)
-    private static let texts = Mutex<Set<String>>([])
+    private static let texts = Mutex<[SQLDialect: Set<String>]>([:])
 
-    /// Called by ``SQLTransaction/query(_:_:)`` for every statement.
-    static func note(_ sql: String) {
+    /// Called by ``SQLTransaction/query(_:_:)`` for every statement, with its storage's dialect.
+    static func note(_ sql: String, dialect: SQLDialect) {
         guard recordings.load(ordering: .relaxed) > 0 else { return }
-        texts.withLock { _ = $0.insert(sql) }
+        texts.withLock { _ = $0[dialect, default: []].insert(sql) }
     }
 
     /// Runs `body` with the recording on and returns every distinct statement text the
-    /// storage ran meanwhile (by any caller in the process).
-    static func recording(_ body: () async throws -> Void) async rethrows -> Set<String> {
-        texts.withLock { $0 = [] }
+    /// storages of `dialect` ran meanwhile (by any caller in the process: other tests' storages
+    /// of the other dialect, running at the same time, are left out).
+    static func recording(_ dialect: SQLDialect, _ body: () async throws -> Void) async rethrows -> Set<String> {
+        texts.withLock { $0 = [:] }
         recordings.add(1, ordering: .relaxed)
         defer { recordings.subtract(1, ordering: .relaxed) }
         try await body()
-        return texts.withLock { $0 }
+        return texts.withLock { $0[dialect] ?? [] }
     }
 }

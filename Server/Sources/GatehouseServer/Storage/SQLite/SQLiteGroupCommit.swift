@@ -31,6 +31,8 @@ final class SQLiteGroupCommit: Sendable {
             state.draining = true
             return true
         }
+        // The drain runs the queued transactions, each awaited by its request (which answers
+        // only once its job finished): no work here outlives the requests that wait for it.
         if startDrain { Task { await self.drain() } }
     }
 
@@ -79,6 +81,10 @@ final class SQLiteGroupCommit: Sendable {
                 if savepoints { try connection.execute("RELEASE job") }
                 outcomes.append(nil)
             } catch {
+                // A full disk or an I/O error can make SQLite roll the whole transaction back
+                // by itself: every job of the batch is then undone, and nothing more may run
+                // outside the transaction (it would commit statement by statement).
+                guard connection.isInTransaction else { return batch.map { _ in error } }
                 guard savepoints || batch.count == 1 else {
                     try? connection.execute("ROLLBACK")
                     return nil

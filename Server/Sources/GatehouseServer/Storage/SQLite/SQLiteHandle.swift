@@ -80,6 +80,13 @@ final class SQLiteHandle: @unchecked Sendable {
         }
     }
 
+    /// Whether a transaction is open (`BEGIN` ran and no `COMMIT` or `ROLLBACK` ended it). SQLite
+    /// rolls a transaction back by itself after some errors (a full disk, an I/O error).
+    var isInTransaction: Bool {
+        guard let raw else { return false }
+        return sqlite_nio_sqlite3_get_autocommit(raw) == 0
+    }
+
     /// Finalizes the cached statements and closes the connection (idempotent).
     func close() {
         for (statement, _) in statements.values { sqlite_nio_sqlite3_finalize(statement) }

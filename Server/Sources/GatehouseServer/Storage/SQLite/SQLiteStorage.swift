@@ -107,15 +107,21 @@ public final class SQLiteStorage: AuthStorage {
         let box = ResultBox<Result>()
         let start = ContinuousClock.now
         defer { AuthMetrics.transaction("sqlite", duration: start.duration(to: .now), failed: box.get() == nil) }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            groupCommit.submit(
-                SQLiteGroupCommit.Job(
-                    run: { transaction in box.set(try await body(transaction)) },
-                    finish: { error in
-                        if let error { continuation.resume(throwing: error) } else { continuation.resume() }
-                    }
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                groupCommit.submit(
+                    SQLiteGroupCommit.Job(
+                        run: { transaction in box.set(try await body(transaction)) },
+                        finish: { error in
+                            if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+                        }
+                    )
                 )
-            )
+            }
+        } catch {
+            // The disk full, the file read-only or failing: the batch rolled back; the next
+            // transaction tries again.
+            throw DatabaseUnavailable.classify(error) ?? error
         }
         guard let result = box.get() else { throw StorageError.noResult }
         return result
@@ -127,8 +133,12 @@ public final class SQLiteStorage: AuthStorage {
         async throws -> Result
     {
         guard let readers else { return try await transaction { try await body($0) } }
-        return try await readers.withConnection { connection in
-            try await body(SQLTransaction(executor: SQLiteExecutor(handle: connection)))
+        do {
+            return try await readers.withConnection { connection in
+                try await body(SQLTransaction(executor: SQLiteExecutor(handle: connection)))
+            }
+        } catch {
+            throw DatabaseUnavailable.classify(error) ?? error
         }
     }
 

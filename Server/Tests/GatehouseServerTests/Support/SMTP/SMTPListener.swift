@@ -15,6 +15,8 @@ final class SMTPListener: Sendable {
     private let channel: any Channel
     private let inbox = Inbox()
     private let directory: URL
+    /// Whether new sessions are turned away (``goDown()``).
+    private let refusing = Refusal()
 
     /// Runs `body` with a fresh listener and always closes it afterwards.
     static func with<Result>(
@@ -43,12 +45,18 @@ final class SMTPListener: Sendable {
         try Data(TestCertificate.certificatePEM.utf8).write(to: URL(fileURLWithPath: certificateFile))
         let context = tls ? try Self.tlsContext() : nil
         let inbox = self.inbox
+        let refusing = self.refusing
         let credentials = auth
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
-                    let handler = SMTPListenerHandler(tls: context, credentials: credentials, inject: inject) { mail in
+                    let handler = SMTPListenerHandler(
+                        tls: context,
+                        credentials: credentials,
+                        inject: inject,
+                        refuse: refusing.isOn
+                    ) { mail in
                         inbox.append(mail)
                     }
                     try child.pipeline.syncOperations.addHandler(handler)
@@ -57,6 +65,18 @@ final class SMTPListener: Sendable {
             .bind(host: "127.0.0.1", port: 0)
             .get()
         port = channel.localAddress?.port ?? 0
+    }
+
+    /// The relay goes down for mail: every new session is answered `421 4.3.2` (service not
+    /// available) and closed, a temporary failure, until ``comeBack()``. The port stays the
+    /// listener's (closing and binding it again could hand it to another test meanwhile).
+    func goDown() async throws {
+        refusing.set(true)
+    }
+
+    /// Takes mail again.
+    func comeBack() async throws {
+        refusing.set(false)
     }
 
     private static func tlsContext() throws -> NIOSSLContext {
@@ -88,6 +108,13 @@ final class SMTPListener: Sendable {
         try await channel.close()
         try? FileManager.default.removeItem(at: directory)
     }
+}
+
+/// Whether a listener turns sessions away, shared with its connections' event loops.
+private final class Refusal: Sendable {
+    private let value = Mutex(false)
+    var isOn: Bool { value.withLock { $0 } }
+    func set(_ on: Bool) { value.withLock { $0 = on } }
 }
 
 /// The messages a listener accepted, shared with its connections' event loops.

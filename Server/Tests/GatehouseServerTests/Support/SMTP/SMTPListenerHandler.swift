@@ -21,20 +21,32 @@ final class SMTPListenerHandler: ChannelInboundHandler {
     private var recipients: [String] = []
     private var dataLines: [String]?
     private let inject: String?
+    /// Turn the session away at once: `421`, then close (a relay that is down for mail).
+    private let refuse: Bool
 
     init(
         tls: NIOSSLContext?,
         credentials: (user: String, password: String)?,
         inject: String? = nil,
+        refuse: Bool = false,
         deliver: @escaping @Sendable (ReceivedMail) -> Void
     ) {
         self.tls = tls
         self.credentials = credentials
         self.deliver = deliver
         self.inject = inject
+        self.refuse = refuse
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        if refuse {
+            let written = context.eventLoop.makePromise(of: Void.self)
+            let line = ByteBuffer(string: "421 4.3.2 Service not available, closing transmission channel\r\n")
+            context.writeAndFlush(wrapOutboundOut(line), promise: written)
+            let channel = context.channel
+            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
         reply(context, "220 localhost ESMTP gatehouse test listener")
         context.fireChannelActive()
     }
