@@ -26,6 +26,9 @@ struct ServerServices: Sendable {
     let apple: AppleAccountClient?
     /// Revokes deleted users' Apple tokens in the background, when ``apple`` is configured.
     let appleRevocations: AppleRevocationDelivery?
+    /// The providers whose page signs people in (`GATEHOUSE_EXTERNAL_<NAME>_…`).
+    let oauthProviders: OAuthProviders
+    let logger: Logger
     let now: @Sendable () -> Date
 
     /// Makes the services over an opened database.
@@ -53,7 +56,16 @@ struct ServerServices: Sendable {
             mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) } ?? LogMailer(logger: logger)
         let idTokens = idTokenVerifiers(configuration: configuration, logger: logger)
         var apple: AppleAccountClient?
-        if let account = configuration.appleAccount, let keys = idTokens[.apple]?.keys {
+        // Apple's keys: the ID-token grant's set, or (Sign in with Apple on the web alone) Apple's own.
+        let appleKeys =
+            idTokens[.apple]?.keys
+            ?? (configuration.externalProviders.contains { $0.kind == .apple }
+                ? ProviderKeySet(
+                    url: configuration.appleBaseURL.appendingPathComponent("auth/keys"),
+                    fetcher: .live,
+                    logger: logger
+                ) : nil)
+        if let account = configuration.appleAccount, let keys = appleKeys {
             apple = try await AppleAccountClient.make(
                 settings: account,
                 baseURL: configuration.appleBaseURL,
@@ -63,6 +75,11 @@ struct ServerServices: Sendable {
                 logger: logger
             )
         }
+        let oauthProviders = try await OAuthProviders.make(
+            configuration: configuration,
+            keepsAppleRefreshTokens: apple != nil,
+            logger: logger
+        )
         return ServerServices(
             configuration: configuration,
             storage: storage,
@@ -108,6 +125,8 @@ struct ServerServices: Sendable {
                     now: now
                 )
             },
+            oauthProviders: oauthProviders,
+            logger: logger,
             now: now
         )
     }

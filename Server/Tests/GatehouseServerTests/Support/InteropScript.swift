@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A Python script of `Server/Tests/Interop/` run against the server under test.
 enum InteropScript {
     /// What the script printed (stdout and stderr together) and how it exited.
@@ -12,9 +16,13 @@ enum InteropScript {
     /// test log. Each line the script prints goes to `answer` as it arrives; a reply it returns
     /// is written to the script's standard input, one line (a script that needs the test to act,
     /// say move the server's clock, asks this way and waits).
+    ///
+    /// With `timeout`, a script still running then is killed (its outcome says so): a test that
+    /// drives a browser never waits without bound.
     static func run(
         _ name: String,
         _ arguments: [String],
+        timeout: Duration? = nil,
         answer: (@Sendable (String) -> String?)? = nil
     ) async throws -> Outcome {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -28,8 +36,18 @@ enum InteropScript {
         process.standardError = .pipe(output)
         process.standardInput = .pipe(input)
         try process.run()
+        let watchdog = timeout.map { limit in
+            Task {
+                try await Task.sleep(for: limit)
+                if process.isRunning {
+                    print("\(name) ran longer than \(limit): killed")
+                    kill(process.processIdentifier, SIGKILL)
+                }
+            }
+        }
         let data = await Blocking.run { readLines(output, answer: answer, to: input) }
         await Blocking.waitUntilExit(process)
+        watchdog?.cancel()
         let text = String(decoding: data, as: UTF8.self)
         print(text)
         return Outcome(status: process.terminationStatus, output: text)

@@ -54,6 +54,7 @@ struct EmailChange: Sendable {
     func request(
         _ mailing: Mailing,
         for user: inout UserRecord,
+        pkce: EmailPKCE? = nil,
         in tx: any StorageTransaction,
         now: Date
     ) async throws
@@ -67,6 +68,7 @@ struct EmailChange: Sendable {
                 for: user.id,
                 to: mailing.newAddress,
                 spacing: .ignore,
+                pkce: pkce,
                 in: tx,
                 now: now
             )
@@ -80,6 +82,7 @@ struct EmailChange: Sendable {
                     for: user.id,
                     to: current,
                     spacing: .ignore,
+                    pkce: pkce,
                     in: tx,
                     now: now
                 )
