@@ -49,13 +49,16 @@ let package = Package(
         ),
         .executableTarget(
             name: "gatehouse-sdk-benchmark",
-            dependencies: ["Gatehouse", "GatehouseTesting"],
+            dependencies: ["Gatehouse", "GatehouseGoTrue", "GatehouseTesting"],
             path: "Benchmarks/SDKBenchmark"
         ),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"]),
         .testTarget(name: "GatehouseQRTests", dependencies: ["GatehouseQR"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "GatehouseTesting"]),
         .testTarget(name: "GatehouseGoTrueTests", dependencies: ["GatehouseGoTrue", "GatehouseTesting"]),
+        // Reads the repository's Markdown and the server's sources as text: the configuration
+        // reference against the variables the server reads, and the links between the docs.
+        .testTarget(name: "DocumentationTests"),
     ]
 )
 

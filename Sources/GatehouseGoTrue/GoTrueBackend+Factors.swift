@@ -4,10 +4,15 @@ public import Gatehouse
 /// Second factors: GoTrue's `/factors` routes (`protocol.md` §4.4).
 extension GoTrueBackend {
     public func enrollTOTP(friendlyName: String?, for session: Session) async throws -> TOTPEnrollment {
+        try await enrollTOTP(friendlyName: friendlyName, nonce: nil, for: session)
+    }
+
+    /// `POST /factors` with `nonce` beside the factor's fields when a reauthentication code is given.
+    public func enrollTOTP(friendlyName: String?, nonce: String?, for session: Session) async throws -> TOTPEnrollment {
         let wire: WireFactorEnrollment = try await client.send(
             .post,
             "factors",
-            body: EnrollFactorRequest(friendlyName: friendlyName),
+            body: EnrollFactorRequest(friendlyName: friendlyName, nonce: nonce),
             bearer: session.accessToken
         )
         return TOTPEnrollment(wire: wire)
@@ -43,9 +48,15 @@ extension GoTrueBackend {
     }
 
     public func unenrollFactor(_ factorID: String, for session: Session) async throws {
+        try await unenrollFactor(factorID, nonce: nil, for: session)
+    }
+
+    /// `DELETE /factors/{id}`, with `{"nonce": …}` when a reauthentication code is given.
+    public func unenrollFactor(_ factorID: String, nonce: String?, for session: Session) async throws {
         let _: FactorRemoved = try await client.send(
             .delete,
             "factors/\(try Self.pathComponent(factorID))",
+            body: Self.proof(nonce),
             bearer: session.accessToken
         )
     }

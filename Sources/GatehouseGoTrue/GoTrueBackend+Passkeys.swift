@@ -59,19 +59,30 @@ extension GoTrueBackend: PasskeyBackend {
     }
 
     public func renamePasskey(_ id: UUID, to name: String, session: Session) async throws -> Passkey {
+        try await renamePasskey(id, to: name, nonce: nil, session: session)
+    }
+
+    /// `PATCH /passkeys/{id}` with `nonce` beside the name when a reauthentication code is given.
+    public func renamePasskey(_ id: UUID, to name: String, nonce: String?, session: Session) async throws -> Passkey {
         let wire: WirePasskey = try await client.send(
             .patch,
             "passkeys/\(id.uuidString.lowercased())",
-            body: PasskeyRenameRequest(friendlyName: name),
+            body: PasskeyRenameRequest(friendlyName: name, nonce: nonce),
             bearer: session.accessToken
         )
         return Passkey(wire)
     }
 
     public func removePasskey(_ id: UUID, session: Session) async throws {
+        try await removePasskey(id, nonce: nil, session: session)
+    }
+
+    /// `DELETE /passkeys/{id}`, with `{"nonce": …}` when a reauthentication code is given.
+    public func removePasskey(_ id: UUID, nonce: String?, session: Session) async throws {
         let _: EmptyReply = try await client.send(
             .delete,
             "passkeys/\(id.uuidString.lowercased())",
+            body: Self.proof(nonce),
             bearer: session.accessToken
         )
     }

@@ -5,7 +5,7 @@ public import Gatehouse
 public import FoundationNetworking
 #endif
 
-/// An ``AuthBackend`` that speaks the Supabase Auth (GoTrue) REST protocol, to a Gatehouse
+/// An `AuthBackend` that speaks the Supabase Auth (GoTrue) REST protocol, to a Gatehouse
 /// server or any GoTrue-compatible one such as a hosted Supabase project.
 ///
 /// ```swift
@@ -15,9 +15,9 @@ public import FoundationNetworking
 /// let auth = AuthService(backend: backend)
 /// ```
 ///
-/// Server errors become ``AuthError`` values with the server's code; transport failures become
-/// ``ErrorCode/networkUnavailable``; anything that is not the JSON the protocol promises
-/// (HTML, a truncated or oversized body) becomes ``ErrorCode/invalidResponse``. Idempotent
+/// Server errors become `AuthError` values with the server's code; transport failures become
+/// `ErrorCode.networkUnavailable`; anything that is not the JSON the protocol promises
+/// (HTML, a truncated or oversized body) becomes `ErrorCode.invalidResponse`. Idempotent
 /// requests are retried once after a transport failure.
 public struct GoTrueBackend: AuthBackend {
     /// Where the server is and how to talk to it.
@@ -55,11 +55,15 @@ public struct GoTrueBackend: AuthBackend {
     /// Creates a backend for the server at `url`.
     ///
     /// - Parameters:
+    ///   - url: The server's base URL: a Gatehouse server's root, or a Supabase project's
+    ///     `/auth/v1`.
+    ///   - apiKey: The `apikey` header a Supabase gateway requires (the project's anon key);
+    ///     `nil` for a Gatehouse server.
     ///   - session: The URL session; by default the process's one ephemeral session with no cache
     ///     (``HTTPTransport/cachelessSession``), shared by every backend, so no response (a user's
     ///     e-mail, metadata, tokens) is written to a disk cache.
     ///   - allowsCleartext: Allow an `http://` URL to a host that is not loopback (a server on a
-    ///     trusted network); otherwise requests to it fail with ``ErrorCode/insecureConnection``.
+    ///     trusted network); otherwise requests to it fail with `ErrorCode.insecureConnection`.
     public init(
         url: URL,
         apiKey: String? = nil,
@@ -138,17 +142,27 @@ public struct GoTrueBackend: AuthBackend {
             .post,
             "token",
             query: ["grant_type": "id_token"],
-            body: IDTokenGrantRequest(
-                provider: credential.provider.rawValue,
-                idToken: credential.idToken,
-                nonce: credential.nonce,
-                accessToken: credential.accessToken,
-                linkIdentity: guest == nil ? nil : true,
-                device: SignInDevice.name,
-                authorizationCode: credential.authorizationCode,
-                fullName: credential.fullName.flatMap(WirePersonName.init)
-            ),
+            body: Self.idTokenGrant(credential, linking: guest != nil, reauthenticationNonce: nil),
             bearer: guest?.accessToken
+        )
+    }
+
+    /// The body of an ID-token sign-in, or of a link to the bearer's user (`link_identity`).
+    static func idTokenGrant(
+        _ credential: IDTokenCredential,
+        linking: Bool,
+        reauthenticationNonce: String?
+    ) -> IDTokenGrantRequest {
+        IDTokenGrantRequest(
+            provider: credential.provider.rawValue,
+            idToken: credential.idToken,
+            nonce: credential.nonce,
+            accessToken: credential.accessToken,
+            linkIdentity: linking ? true : nil,
+            device: SignInDevice.name,
+            authorizationCode: credential.authorizationCode,
+            fullName: credential.fullName.flatMap(WirePersonName.init),
+            reauthenticationNonce: reauthenticationNonce
         )
     }
 
@@ -211,21 +225,69 @@ public struct GoTrueBackend: AuthBackend {
     }
 
     public func deleteAccount(_ session: Session) async throws {
-        let _: EmptyReply = try await client.send(.delete, "user", bearer: session.accessToken)
+        try await deleteAccount(session, nonce: nil)
+    }
+
+    /// `DELETE /user`, with `{"nonce": …}` when a reauthentication code is given.
+    public func deleteAccount(_ session: Session, nonce: String?) async throws {
+        let _: EmptyReply = try await client.send(
+            .delete,
+            "user",
+            body: Self.proof(nonce),
+            bearer: session.accessToken
+        )
+    }
+
+    /// `GET /reauthenticate`: the server mails a code to the user's confirmed address. Never
+    /// retried (a second request within the send spacing is refused).
+    public func reauthenticate(for session: Session) async throws {
+        let _: EmptyReply = try await client.send(.get, "reauthenticate", bearer: session.accessToken)
+    }
+
+    /// `POST /token?grant_type=id_token` with `link_identity: true` and the caller's bearer; the
+    /// reauthentication code goes as `reauthentication_nonce` (`nonce` is the ID token's).
+    public func linkIdentity(
+        _ credential: IDTokenCredential,
+        nonce: String?,
+        for session: Session
+    ) async throws -> Session {
+        try await self.session(
+            .post,
+            "token",
+            query: ["grant_type": "id_token"],
+            body: Self.idTokenGrant(credential, linking: true, reauthenticationNonce: nonce),
+            bearer: session.accessToken
+        )
     }
 
     public func signOut(_ session: Session, scope: LogoutScope) async throws {
+        try await signOut(session, scope: scope, nonce: nil)
+    }
+
+    /// `POST /logout?scope=…`, with `{"nonce": …}` when a reauthentication code is given. An
+    /// answer that the session is gone (401, 403, 404) is what `local` and `global` want; for
+    /// `others` it is thrown, since nothing was ended. A request carrying a code is not retried
+    /// (a lost answer's code is spent).
+    public func signOut(_ session: Session, scope: LogoutScope, nonce: String?) async throws {
         do {
             let _: EmptyReply = try await client.send(
                 .post,
                 "logout",
                 query: ["scope": scope.rawValue],
+                body: Self.proof(nonce),
                 bearer: session.accessToken,
-                idempotent: true
+                idempotent: nonce == nil
             )
-        } catch let error as AuthError where [401, 403, 404].contains(error.httpStatus) {
+        } catch let error as AuthError where scope != .others && [401, 403, 404].contains(error.httpStatus) {
             // The session is already gone on the server: that is what signing out wants.
         }
+    }
+
+    /// The body that carries a reauthentication code (`{"nonce": …}`), or none without one, so
+    /// that a request without a code is sent as before.
+    static func proof(_ nonce: String?) -> (any Encodable & Sendable)? {
+        guard let nonce else { return nil }
+        return ReauthenticationProofRequest(nonce: nonce)
     }
 
     private func session<Body: Encodable & Sendable>(

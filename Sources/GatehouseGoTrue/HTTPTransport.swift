@@ -29,7 +29,7 @@ public struct HTTPTransport: Sendable {
     /// - Parameters:
     ///   - session: The URL session.
     ///   - allowsCleartext: Send to `http://` URLs whose host is not loopback. Off by default:
-    ///     such a request fails with ``ErrorCode/insecureConnection`` before anything is sent.
+    ///     such a request fails with `ErrorCode.insecureConnection` before anything is sent.
     public static func urlSession(
         _ session: URLSession = HTTPTransport.cachelessSession,
         allowsCleartext: Bool = false

@@ -21,7 +21,10 @@ enum ServerErrorAdvice {
         case .singleIdentityNotDeletable: return "Link another sign-in method before removing this one."
         case .signupDisabled, .anonymousProviderDisabled, .providerDisabled:
             return "This server does not allow it; use another sign-in method."
-        case .reauthenticationNeeded: return "Confirm it is you with the code sent by e-mail, then try again."
+        case .reauthenticationNeeded:
+            return "Confirm it is you: ask for a code by e-mail, then try again with it (or sign in again)."
+        case .reauthenticationNotValid: return "Check the code sent by e-mail, or ask for a new one."
+        case .insufficientAAL: return "Enter a code from your authenticator app first, then try again."
         default:
             return status >= 500 ? "The server had a problem. Try again later." : "Check the input and try again."
         }

@@ -5,7 +5,7 @@ public import Gatehouse
 /// reachable, a timeout, a plain `http://` URL that App Transport Security blocks, a TLS
 /// certificate the device does not trust. Only the first three may pass by retrying.
 public enum TransportErrorMapping {
-    /// The ``AuthError`` for any error a transport threw.
+    /// The `AuthError` for any error a transport threw.
     public static func authError(for error: any Error) -> AuthError {
         if let error = error as? AuthError { return error }
         if error is CancellationError { return AuthError.wrapping(error) }
@@ -13,7 +13,7 @@ public enum TransportErrorMapping {
         return .networkUnavailable(underlying: String(describing: error))
     }
 
-    /// The ``AuthError`` for a `URLError`.
+    /// The `AuthError` for a `URLError`.
     public static func authError(for error: URLError) -> AuthError {
         let underlying = "URLError \(error.code.rawValue)"
         switch error.code {

@@ -16,17 +16,7 @@ extension InMemoryAuthBackend {
             accounts[user.id] = AccountRecord(user: user)
             id = user.id
         }
-        if let wait = spacingLeft(forUser: id, type: .email) {
-            let seconds = Int(wait.rounded(.up))
-            throw AuthError(
-                code: .overEmailSendRateLimit,
-                message: "For security purposes, you can only request this after \(seconds) seconds.",
-                recoverySuggestion: "Wait, then ask for a new code.",
-                isRetryable: true,
-                httpStatus: 429,
-                retryAfter: TimeInterval(seconds)
-            )
-        }
+        if let wait = spacingLeft(forUser: id, type: .email) { throw Self.sendSpacing(wait) }
         issueCode(to: email, forUser: id, type: .email)
     }
 
@@ -98,7 +88,7 @@ extension InMemoryAuthBackend {
     }
 
     /// One side of an e-mail change verified: completes it when the other side is done too,
-    /// or throws ``AuthError/emailChangeConfirmationPending()``.
+    /// or throws `AuthError.emailChangeConfirmationPending()`.
     private func completeEmailChange(_ account: inout AccountRecord, id: String, verified: VerificationType) throws {
         let other: VerificationType = verified == .emailChange ? .emailChangeCurrent : .emailChange
         codes[id]?[verified] = nil

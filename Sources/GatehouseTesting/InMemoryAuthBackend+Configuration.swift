@@ -22,8 +22,9 @@ extension InMemoryAuthBackend {
         public var codeLifetime: TimeInterval
         /// Wrong attempts after which a code is dead.
         public var maximumCodeAttempts: Int
-        /// Seconds before a second magic code (refused, `over_email_send_rate_limit`) or reset code
-        /// (not sent, silently) can go to the same user: a server's `GATEHOUSE_SMTP_MAX_FREQUENCY`.
+        /// Seconds before a second magic or reauthentication code (refused,
+        /// `over_email_send_rate_limit`) or reset code (not sent, silently) can go to the same
+        /// user: a server's `GATEHOUSE_SMTP_MAX_FREQUENCY`.
         public var minimumCodeInterval: TimeInterval
         /// The shortest password accepted.
         public var minimumPasswordLength: Int
@@ -70,11 +71,58 @@ extension InMemoryAuthBackend {
 
     /// The calls a test can count or make fail.
     public enum Operation: String, Sendable, CaseIterable {
-        case signUp, signIn, signInAnonymously, signInWithIDToken, sendMagicCode, verifyCode
-        case resetPassword, refresh, user, updateUser, deleteAccount, signOut, sessions, endSession
-        case enrollFactor, challengeFactor, verifyFactor, unenrollFactor
-        case passkeyRegistrationRequest, registerPasskey, passkeyAssertionRequest, signInWithPasskey
-        case passkeys, renamePasskey, removePasskey
+        /// A sign-up with e-mail and password, or a guest's upgrade by them.
+        case signUp
+        /// A password sign-in.
+        case signIn
+        /// A guest sign-up.
+        case signInAnonymously
+        /// A sign-in, link or guest upgrade with an Apple or Google ID token.
+        case signInWithIDToken
+        /// A request for an e-mailed sign-in code.
+        case sendMagicCode
+        /// A check of an e-mailed code (sign-up, sign-in, recovery, e-mail change).
+        case verifyCode
+        /// A request for a recovery code.
+        case resetPassword
+        /// A refresh of the session's tokens.
+        case refresh
+        /// A lookup of the signed-in user.
+        case user
+        /// A change of the user's address, password or metadata.
+        case updateUser
+        /// The deletion of the signed-in user's account.
+        case deleteAccount
+        /// A sign-out, in any scope.
+        case signOut
+        /// The list of the user's sessions.
+        case sessions
+        /// The end of one of the user's sessions.
+        case endSession
+        /// The enrolment of an authenticator app.
+        case enrollFactor
+        /// A challenge of a second factor.
+        case challengeFactor
+        /// A second factor's code checked against a challenge.
+        case verifyFactor
+        /// The removal of a second factor.
+        case unenrollFactor
+        /// A request for passkey creation options.
+        case passkeyRegistrationRequest
+        /// The registration of a new passkey.
+        case registerPasskey
+        /// A request for passkey sign-in options.
+        case passkeyAssertionRequest
+        /// A sign-in with a passkey.
+        case signInWithPasskey
+        /// The list of the user's passkeys.
+        case passkeys
+        /// A passkey's new name.
+        case renamePasskey
+        /// The removal of a passkey.
+        case removePasskey
+        /// A request for a reauthentication code.
+        case reauthenticate
     }
 
     /// A code the backend "e-mailed".
@@ -83,7 +131,8 @@ extension InMemoryAuthBackend {
         public var email: String
         /// The six digits.
         public var code: String
-        /// What it verifies: `signup`, `email` (magic code), `recovery` or `email_change`.
+        /// What it verifies: `signup`, `email` (magic code), `recovery`, `email_change`, or
+        /// `reauthentication` (a code of ``InMemoryAuthBackend/reauthenticate(for:)``).
         public var type: VerificationType
         /// When it was sent.
         public var sentAt: Date

@@ -19,7 +19,8 @@ extension InMemoryAuthBackend {
         return user
     }
 
-    /// The newest code e-mailed to an address, optionally of one type.
+    /// The newest code e-mailed to an address, optionally of one type: a reauthentication code
+    /// of ``reauthenticate(for:)`` is `VerificationType.reauthentication`.
     public func lastCode(for email: String, type: VerificationType? = nil) -> String? {
         sent.last(where: { $0.email == email.lowercased() && (type == nil || $0.type == type) })?.code
     }
@@ -30,6 +31,9 @@ extension InMemoryAuthBackend {
     /// Registers a fake ID token that ``signIn(with:upgrading:)`` accepts once per nonce.
     ///
     /// - Parameters:
+    ///   - provider: The provider the token claims to come from.
+    ///   - subject: The provider's id for the user (`sub`).
+    ///   - email: The address the token carries, if any.
     ///   - emailVerified: Whether the provider vouches for `email` (Apple: verified; Google:
     ///     verified and Gmail or a Workspace domain). Only a vouched address is stored or links
     ///     to an existing account; an unvouched one that an account uses is `email_exists`.
@@ -65,7 +69,7 @@ extension InMemoryAuthBackend {
         failures[operation, default: []].append(contentsOf: repeatElement(error, count: count))
     }
 
-    /// While offline, every call throws ``ErrorCode/networkUnavailable``.
+    /// While offline, every call throws `ErrorCode.networkUnavailable`.
     public func setOffline(_ offline: Bool) { self.offline = offline }
 
     /// Makes every call take `latency`.

@@ -10,11 +10,15 @@ public import Gatehouse
 /// sessions that relied on it to AAL1.
 extension InMemoryAuthBackend {
     public func enrollTOTP(friendlyName: String?, for session: Session) async throws -> TOTPEnrollment {
+        try await enrollTOTP(friendlyName: friendlyName, nonce: nil, for: session)
+    }
+
+    public func enrollTOTP(friendlyName: String?, nonce: String?, for session: Session) async throws -> TOTPEnrollment {
         try await enter(.enrollFactor)
         let access = try authenticate(session)
         guard let account = accounts[access.userID] else { throw Self.userNotFound() }
         try Self.refuseGuest(account.user)
-        try authorizeSensitive("enrol an authenticator app", access, aalStatus: 403)
+        try authorizeSensitive("enrol an authenticator app", access, nonce: nonce, aalStatus: 403)
         let existing = factors[access.userID] ?? []
         guard existing.count < 10 else {
             throw Self.mfaError(.tooManyEnrolledMFAFactors, "At most 10 factors per user.", 422)
@@ -114,9 +118,13 @@ extension InMemoryAuthBackend {
     }
 
     public func unenrollFactor(_ factorID: String, for session: Session) async throws {
+        try await unenrollFactor(factorID, nonce: nil, for: session)
+    }
+
+    public func unenrollFactor(_ factorID: String, nonce: String?, for session: Session) async throws {
         try await enter(.unenrollFactor)
         let access = try authenticate(session)
-        try authorizeSensitive("remove an authenticator app", access, aalStatus: 422)
+        try authorizeSensitive("remove an authenticator app", access, nonce: nonce, aalStatus: 422)
         guard factors[access.userID]?.contains(where: { $0.id == factorID }) == true else {
             throw Self.factorNotFound()
         }

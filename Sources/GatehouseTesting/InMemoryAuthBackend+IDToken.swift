@@ -8,10 +8,28 @@ public import Gatehouse
 /// linking is a sensitive action (``authorizeSensitive(_:_:nonce:needsRecentSignIn:aalStatus:)``).
 extension InMemoryAuthBackend {
     public func signIn(with credential: IDTokenCredential, upgrading caller: Session?) async throws -> Session {
+        try await signIn(with: credential, linkingTo: caller, nonce: nil)
+    }
+
+    /// Links the identity to the caller's user; a reauthentication code is `nonce` here (the
+    /// server's `reauthentication_nonce`).
+    public func linkIdentity(
+        _ credential: IDTokenCredential,
+        nonce: String?,
+        for session: Session
+    ) async throws -> Session {
+        try await signIn(with: credential, linkingTo: session, nonce: nonce)
+    }
+
+    private func signIn(
+        with credential: IDTokenCredential,
+        linkingTo caller: Session?,
+        nonce reauthenticationNonce: String?
+    ) async throws -> Session {
         try await enter(.signInWithIDToken)
         // The caller's session is checked first, as the server checks the bearer of a link request.
         let access = try caller.map(authenticate)
-        if let access { try authorizeSensitive("link another sign-in provider", access) }
+        if let access { try authorizeSensitive("link another sign-in provider", access, nonce: reauthenticationNonce) }
         let linking = access?.userID
         guard let claims = idTokens[credential.idToken], claims.provider == credential.provider else {
             throw AuthError(

@@ -220,8 +220,8 @@ extension InMemoryAuthBackend {
         )
     }
 
-    /// A reauthentication `nonce` this backend never sent (it sends none), refused as the
-    /// server refuses a wrong, used or expired one.
+    /// A reauthentication `nonce` that is wrong, used, expired or out of tries, refused as the
+    /// server refuses one.
     static func reauthenticationNotValid() -> AuthError {
         AuthError(
             code: .reauthenticationNotValid,

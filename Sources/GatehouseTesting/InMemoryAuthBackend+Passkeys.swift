@@ -151,10 +151,14 @@ extension InMemoryAuthBackend: PasskeyBackend {
     }
 
     public func renamePasskey(_ id: UUID, to name: String, session: Session) async throws -> Passkey {
+        try await renamePasskey(id, to: name, nonce: nil, session: session)
+    }
+
+    public func renamePasskey(_ id: UUID, to name: String, nonce: String?, session: Session) async throws -> Passkey {
         try await enter(.renamePasskey)
         let access = try authenticate(session)
         guard let name = try Self.passkeyName(name) else { throw Self.passkeyNameInvalid() }
-        try authorizeSensitive("rename a passkey", access)
+        try authorizeSensitive("rename a passkey", access, nonce: nonce)
         guard let index = passkeyEntries[access.userID]?.firstIndex(where: { $0.id == id }) else {
             throw Self.passkeyNotFound()
         }
@@ -163,9 +167,13 @@ extension InMemoryAuthBackend: PasskeyBackend {
     }
 
     public func removePasskey(_ id: UUID, session: Session) async throws {
+        try await removePasskey(id, nonce: nil, session: session)
+    }
+
+    public func removePasskey(_ id: UUID, nonce: String?, session: Session) async throws {
         try await enter(.removePasskey)
         let access = try authenticate(session)
-        try authorizeSensitive("remove a passkey", access)
+        try authorizeSensitive("remove a passkey", access, nonce: nonce)
         guard let account = accounts[access.userID] else { throw Self.userNotFound() }
         let entries = passkeyEntries[access.userID] ?? []
         guard entries.contains(where: { $0.id == id }) else { throw Self.passkeyNotFound() }

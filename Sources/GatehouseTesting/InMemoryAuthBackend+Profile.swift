@@ -8,7 +8,7 @@ extension InMemoryAuthBackend {
     ///   match, and only then must the new one differ from the current one; it ends every
     ///   session of the user but `session`;
     /// - `data` merges into the user's metadata;
-    /// - a new address waits in ``User/newEmail``: a guest's (or an unconfirmed user's) is
+    /// - a new address waits in `User.newEmail`: a guest's (or an unconfirmed user's) is
     ///   confirmed by an `email_change` code sent to it, a permanent user's by that code and a
     ///   second one sent to the current address; with confirmation off a guest takes it at once,
     ///   and becomes permanent once it has a confirmed address and a password.

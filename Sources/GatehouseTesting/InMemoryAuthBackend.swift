@@ -6,14 +6,16 @@ public import Gatehouse
 ///
 /// It follows the same contract as a Gatehouse server reached through `GoTrueBackend` (one
 /// behaviour suite, `CLI/Tests/EndToEndTests/Contract`, runs against both): hashed passwords,
-/// e-mail codes that tests can read (``lastCode(for:type:)``), sign-ups confirmed by a code
+/// e-mail codes that tests can read (``lastCode(for:type:)``; reauthentication codes of
+/// ``reauthenticate(for:)`` too, which the sensitive actions take as `nonce` more than 10 minutes
+/// after a sign-in: move ``Configuration/now`` on with a `ManualClock`), sign-ups confirmed by a code
 /// unless ``Configuration/requiresEmailConfirmation`` is off (a repeated sign-up of an address
 /// pending another sign-up's password contests it: no code proves either password, and proving
 /// the address drops the pending one; proof by any other code drops it too), guests' addresses pending
-/// in ``User/newEmail`` until an `email_change` code confirms them, e-mail changes confirmed by
+/// in `User.newEmail` until an `email_change` code confirms them, e-mail changes confirmed by
 /// codes to both addresses, password and address changes ending the other sessions, refresh-token rotation with a reuse interval
 /// and family revocation, logout scopes, ID tokens with single-use nonces
-/// (``makeIDToken(provider:subject:email:emailVerified:nonce:)``) and the server's linking
+/// (``makeIDToken(provider:subject:email:emailVerified:nonce:nonceUnhashed:)``) and the server's linking
 /// rules, passkeys (verified signatures of `SoftwarePasskeyAuthenticator`'s credentials, guests
 /// upgraded in place), bans and deletion. Tests can inject latency, failures (``failNext(_:with:count:)``)
 /// and an outage (``setOffline(_:)``), and count calls (``callCount(_:)``).
@@ -164,8 +166,6 @@ public actor InMemoryAuthBackend: AuthBackend {
         try await enter(.updateUser)
         let record = try authenticate(session)
         let account = accounts[record.userID]
-        // As on the server, a nonce is checked whenever one is sent; this backend sends none.
-        if let nonce = changes.nonce, !nonce.isEmpty { throw Self.reauthenticationNotValid() }
         if changes.password != nil || (changes.email.map { $0.lowercased() != account?.user.email } ?? false) {
             // The current password stands in for a recent sign-in, as on the server.
             let provesPassword =
@@ -177,29 +177,42 @@ public actor InMemoryAuthBackend: AuthBackend {
                 nonce: changes.nonce,
                 needsRecentSignIn: !provesPassword
             )
+        } else if let nonce = changes.nonce {
+            // As on the server, a code is checked whenever one is sent.
+            try consumeReauthentication(nonce, userID: record.userID)
         }
         return try applyChanges(changes, toUser: record.userID, session: record.sessionID)
     }
 
     public func deleteAccount(_ session: Session) async throws {
+        try await deleteAccount(session, nonce: nil)
+    }
+
+    public func deleteAccount(_ session: Session, nonce: String?) async throws {
         try await enter(.deleteAccount)
         let record = try authenticate(session)
-        try authorizeSensitive("delete the account", record)
+        try authorizeSensitive("delete the account", record, nonce: nonce)
         removeUser(id: record.userID)
     }
 
     public func signOut(_ session: Session, scope: LogoutScope) async throws {
+        try await signOut(session, scope: scope, nonce: nil)
+    }
+
+    /// Ends sessions; `others` and `global` are a sensitive action. A session already gone is
+    /// what `local` and `global` want; for `others` it is an error (as `GoTrueBackend`).
+    public func signOut(_ session: Session, scope: LogoutScope, nonce: String?) async throws {
         try await enter(.signOut)
         let record: AccessRecord
         do {
             record = try authenticate(session)
-        } catch let error as AuthError where [401, 403, 404].contains(error.httpStatus) {
+        } catch let error as AuthError where scope != .others && [401, 403, 404].contains(error.httpStatus) {
             // The session is already gone: that is what signing out wants (as `GoTrueBackend`).
             return
         }
         if scope != .local {
             do {
-                try authorizeSensitive("sign out the account's other sessions", record, aalStatus: 422)
+                try authorizeSensitive("sign out the account's other sessions", record, nonce: nonce, aalStatus: 422)
             } catch {
                 // As on the server: a sign-out never leaves its own session behind.
                 if scope == .global { endSessions { $0.id == record.sessionID } }

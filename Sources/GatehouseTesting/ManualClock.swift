@@ -34,7 +34,7 @@ public final class ManualClock: Sendable {
     /// Every duration slept on ``authClock`` so far.
     public var sleeps: [Duration] { state.withLock { $0.sleeps } }
 
-    /// An ``AuthClock`` reading this clock; its `sleep` advances the clock instead of waiting.
+    /// An `AuthClock` reading this clock; its `sleep` advances the clock instead of waiting.
     public var authClock: AuthClock {
         AuthClock(
             now: now,

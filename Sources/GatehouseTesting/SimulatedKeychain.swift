@@ -1,7 +1,7 @@
 public import Foundation
 public import Gatehouse
 
-/// A keychain in memory that behaves like a device's, for testing ``KeychainSessionStore`` and
+/// A keychain in memory that behaves like a device's, for testing `KeychainSessionStore` and
 /// the apps built on it anywhere, Linux included: it can be locked before the first unlock
 /// (and then answer "not found" for items that exist, as devices do), refuse every call for a
 /// missing entitlement, hold items in several access groups, and fail chosen calls.
@@ -15,15 +15,27 @@ public import Gatehouse
 public final class SimulatedKeychain: Sendable {
     /// One of the four keychain calls.
     public enum Operation: String, Sendable, Hashable {
-        case copyMatching, add, update, delete
+        /// `SecItemCopyMatching`: a read.
+        case copyMatching
+        /// `SecItemAdd`.
+        case add
+        /// `SecItemUpdate`.
+        case update
+        /// `SecItemDelete`.
+        case delete
     }
 
     /// An item as the keychain holds it.
     public struct StoredItem: Sendable, Hashable {
+        /// The item's service (`kSecAttrService`).
         public var service: String
+        /// The item's account (`kSecAttrAccount`).
         public var account: String
+        /// The access group the item lives in.
         public var accessGroup: String
+        /// The item's secret data.
         public var data: Data
+        /// When the item can be read.
         public var accessibility: KeychainAccessibility
 
         /// Creates an item.
@@ -44,7 +56,9 @@ public final class SimulatedKeychain: Sendable {
 
     /// One call the keychain received.
     public struct Call: Sendable, Hashable {
+        /// Which call it was.
         public var operation: Operation
+        /// The query the call was made with.
         public var query: KeychainQuery
     }
 
@@ -109,7 +123,7 @@ public final class SimulatedKeychain: Sendable {
     /// The calls received, in order.
     public var calls: [Call] { state.withLock { $0.calls } }
 
-    /// The calls a ``KeychainSessionStore`` makes, answered by this keychain.
+    /// The calls a `KeychainSessionStore` makes, answered by this keychain.
     public var client: KeychainClient {
         KeychainClient(
             copyMatching: { query in self.perform(.copyMatching, query) { $0.copy(query) } },

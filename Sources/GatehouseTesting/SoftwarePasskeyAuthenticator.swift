@@ -117,7 +117,7 @@ public final class SoftwarePasskeyAuthenticator: @unchecked Sendable {
 
     /// Signs in with the newest passkey for the request's RP.
     ///
-    /// - Throws: ``AuthError`` `not_found` when it holds none for that RP.
+    /// - Throws: `AuthError` `not_found` when it holds none for that RP.
     public func signIn(_ request: PasskeyAssertionRequest) throws -> PasskeyAssertionCredential {
         let credential: Credential? = lock.withLock {
             guard let index = credentials.lastIndex(where: { $0.relyingPartyID == request.relyingPartyID }) else {

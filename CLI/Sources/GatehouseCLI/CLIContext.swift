@@ -13,13 +13,22 @@ public final class CLIContext {
     public let auth: AuthService
 
     /// Creates the context and restores the session (offline-first; no network yet).
-    public init(location: ServerLocation, json: Bool, console: Console = .standard) async {
+    ///
+    /// - Parameter allowsInsecureHTTP: Send to an `http://` server URL whose host is not this
+    ///   machine (`--allow-insecure-http`); otherwise such a URL is refused
+    ///   (``ErrorCode/insecureConnection``) before anything is sent.
+    public init(
+        location: ServerLocation,
+        json: Bool,
+        allowsInsecureHTTP: Bool = false,
+        console: Console = .standard
+    ) async {
         self.location = location
         self.console = console
         self.json = json
         self.store = FileSessionStore(namespace: "gatehouse", name: location.sessionName)
         self.auth = AuthService(
-            backend: GoTrueBackend(url: location.url),
+            backend: GoTrueBackend(url: location.url, allowsCleartext: allowsInsecureHTTP),
             store: store,
             // No background work in a short-lived process: commands verify when they need to.
             configuration: .init(

@@ -19,15 +19,19 @@ extension GatehouseCommand {
         @Option(help: "The new e-mail address (asked for when omitted).")
         var email: String?
 
+        @OptionGroup var reauthentication: ReauthenticationOptions
+
         func run() async throws {
             try await perform {
                 let context = try await options.context()
                 _ = try context.requireUser()
                 let email = try context.value(email, prompt: "New email: ")
                 let auth = context.auth
-                let status = try await context.waiting("Requesting the change…") {
-                    try await auth.updateUser(email: email)
-                }
+                let status = try await context.reauthenticating(
+                    .changeEmail,
+                    nonceFromStdin: reauthentication.nonceFromStdin,
+                    waiting: "Requesting the change…"
+                ) { nonce in try await auth.updateUser(email: email, nonce: nonce) }
                 let user = try await context.confirmEmailChange(status)
                 context.emit("E-mail changed to \(user.email ?? email) (\(user.id)).", json: await context.status())
             }

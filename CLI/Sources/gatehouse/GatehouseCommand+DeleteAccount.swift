@@ -14,6 +14,8 @@ extension GatehouseCommand {
         @Flag(help: "Do not ask for confirmation.")
         var yes = false
 
+        @OptionGroup var reauthentication: ReauthenticationOptions
+
         func run() async throws {
             try await perform {
                 let context = try await options.context()
@@ -24,7 +26,11 @@ extension GatehouseCommand {
                     )
                     guard answer == "DELETE" else { throw CLIError.usage("Not deleted.") }
                 }
-                try await context.waiting("Deleting…") { try await context.auth.deleteAccount() }
+                try await context.reauthenticating(
+                    .deleteAccount,
+                    nonceFromStdin: reauthentication.nonceFromStdin,
+                    waiting: "Deleting…"
+                ) { nonce in try await context.auth.deleteAccount(nonce: nonce) }
                 struct Reply: Encodable {
                     var deleted: String
                 }

@@ -28,13 +28,17 @@ extension GatehouseCommand.MFA {
         @Option(help: "The app's first code (asked for when omitted).")
         var code: String?
 
+        @OptionGroup var reauthentication: ReauthenticationOptions
+
         func run() async throws {
             try await perform {
                 let context = try await options.context()
                 _ = try context.requireUser()
-                let enrolment = try await context.waiting("Enrolling…") {
-                    try await context.auth.mfa.enrollTOTP(friendlyName: name)
-                }
+                let enrolment = try await context.reauthenticating(
+                    .enrolFactor,
+                    nonceFromStdin: reauthentication.nonceFromStdin,
+                    waiting: "Enrolling…"
+                ) { nonce in try await context.auth.mfa.enrollTOTP(friendlyName: name, nonce: nonce) }
                 if !context.json {
                     let qr = try QRCode(text: enrolment.uri)
                     context.console.err("Scan this QR code with your authenticator app:\n")
@@ -107,11 +111,17 @@ extension GatehouseCommand.MFA {
         @Argument(help: "The factor id (see `gatehouse mfa list`).")
         var id: String
 
+        @OptionGroup var reauthentication: ReauthenticationOptions
+
         func run() async throws {
             try await perform {
                 let context = try await options.context()
                 _ = try context.requireUser()
-                try await context.waiting("Removing…") { try await context.auth.mfa.unenroll(factorID: id) }
+                try await context.reauthenticating(
+                    .unenrolFactor,
+                    nonceFromStdin: reauthentication.nonceFromStdin,
+                    waiting: "Removing…"
+                ) { nonce in try await context.auth.mfa.unenroll(factorID: id, nonce: nonce) }
                 context.emit("Removed factor \(id).", json: FactorOutput(id: id, name: "", verified: false))
             }
         }

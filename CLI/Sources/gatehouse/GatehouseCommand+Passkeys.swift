@@ -74,14 +74,18 @@ extension GatehouseCommand {
             @Argument(help: "The new name (1 to 120 characters).")
             var name: String
 
+            @OptionGroup var reauthentication: ReauthenticationOptions
+
             func run() async throws {
                 try await perform {
                     let context = try await options.context()
                     _ = try context.requireUser()
                     let id = try Passkeys.passkeyID(id)
-                    let renamed = try await context.waiting("Renaming…") {
-                        try await context.auth.passkeys.rename(id, to: name)
-                    }
+                    let renamed = try await context.reauthenticating(
+                        .renamePasskey,
+                        nonceFromStdin: reauthentication.nonceFromStdin,
+                        waiting: "Renaming…"
+                    ) { nonce in try await context.auth.passkeys.rename(id, to: name, nonce: nonce) }
                     context.emit("Renamed to \(renamed.name ?? name).", json: Item(renamed))
                 }
             }
@@ -97,12 +101,18 @@ extension GatehouseCommand {
             @Argument(help: "The passkey's id (from `gatehouse passkeys list`).")
             var id: String
 
+            @OptionGroup var reauthentication: ReauthenticationOptions
+
             func run() async throws {
                 try await perform {
                     let context = try await options.context()
                     _ = try context.requireUser()
                     let id = try Passkeys.passkeyID(id)
-                    try await context.waiting("Removing…") { try await context.auth.passkeys.remove(id) }
+                    try await context.reauthenticating(
+                        .removePasskey,
+                        nonceFromStdin: reauthentication.nonceFromStdin,
+                        waiting: "Removing…"
+                    ) { nonce in try await context.auth.passkeys.remove(id, nonce: nonce) }
                     struct Reply: Encodable {
                         var removed: String
                     }

@@ -39,8 +39,7 @@ extension GatehouseCommand {
             @Argument(help: "The session's ID, from `gatehouse sessions`.")
             var id: String
 
-            @Option(help: "A reauthentication code, when the server asks for one.")
-            var nonce: String?
+            @OptionGroup var reauthentication: ReauthenticationOptions
 
             func run() async throws {
                 try await perform {
@@ -52,9 +51,11 @@ extension GatehouseCommand {
                     }
                     let context = try await options.context()
                     _ = try context.requireUser()
-                    try await context.waiting("Ending the session…") {
-                        try await context.auth.endSession(id: sessionID, nonce: nonce)
-                    }
+                    try await context.reauthenticating(
+                        .endOtherSession,
+                        nonceFromStdin: reauthentication.nonceFromStdin,
+                        waiting: "Ending the session…"
+                    ) { nonce in try await context.auth.endSession(id: sessionID, nonce: nonce) }
                     let signedOut = context.auth.currentUser == nil
                     struct Reply: Encodable {
                         var ended: String

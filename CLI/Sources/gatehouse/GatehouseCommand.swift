@@ -18,6 +18,7 @@ struct GatehouseCommand: AsyncParsableCommand {
         subcommands: [
             Login.self, Signup.self, Status.self, Whoami.self, Token.self, Logout.self, Upgrade.self,
             DeleteAccount.self, ResetPassword.self, ChangeEmail.self, MFA.self, Sessions.self, Passkeys.self,
+            Reauthenticate.self,
         ]
     )
 
@@ -64,11 +65,33 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON for scripts.")
     var json = false
 
+    @Flag(
+        name: .customLong("allow-insecure-http"),
+        help: """
+            Allow an http:// server URL whose host is not this machine (a server on a trusted network). \
+            Off by default: such a URL is refused (insecure_connection), since passwords and tokens \
+            would cross the network unencrypted.
+            """
+    )
+    var allowInsecureHTTP = false
+
     /// Restores the session for the chosen server.
     @MainActor
     func context() async throws -> CLIContext {
-        await CLIContext(location: try ServerLocation(flag: server), json: json)
+        await CLIContext(location: try ServerLocation(flag: server), json: json, allowsInsecureHTTP: allowInsecureHTTP)
     }
+}
+
+/// `--nonce-stdin`, for the commands that change how the account is entered.
+struct ReauthenticationOptions: ParsableArguments {
+    @Flag(
+        name: .customLong("nonce-stdin"),
+        help: """
+            Read a reauthentication code (from `gatehouse reauthenticate`) from standard input and send it \
+            with the change. Without it, the command asks for an e-mailed code when the server wants one.
+            """
+    )
+    var nonceFromStdin = false
 }
 
 /// Runs a command body on the main actor, turning SDK errors into CLI errors.

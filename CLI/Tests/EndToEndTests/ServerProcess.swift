@@ -103,6 +103,38 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
+    /// Moves every session's authentication times (`amr`, read on every request) `seconds` into
+    /// the past in the server's SQLite file, as if the sign-ins were that old: the sensitive
+    /// actions' 10-minute rule can then be tested against the running binary, whose clock is the
+    /// machine's. Python's `sqlite3` writes beside the server (WAL; both wait on a busy database).
+    func backdateSignIns(by seconds: Int) throws {
+        let script = """
+            import json, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], timeout=10)
+            with db:
+                for key, amr in db.execute("SELECT id, amr FROM sessions").fetchall():
+                    entries = json.loads(amr)
+                    for entry in entries:
+                        entry["timestamp"] -= int(sys.argv[2])
+                    db.execute("UPDATE sessions SET amr = ? WHERE id = ?", (json.dumps(entries, separators=(",", ":")), key))
+            print(db.execute("SELECT count(*) FROM sessions").fetchone()[0])
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c", script, directory.appendingPathComponent("gatehouse.sqlite").path, String(seconds),
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let counted = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let sessions = Int(String(decoding: counted, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        guard process.terminationStatus == 0, let sessions, sessions > 0 else {
+            throw ServerProcessError.backdatingFailed(status: process.terminationStatus)
+        }
+    }
+
     static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
@@ -124,6 +156,8 @@ final class ServerProcess: @unchecked Sendable {
 enum ServerProcessError: Error {
     case didNotStart(String)
     case noCode(String)
+    /// The sessions could not be backdated (python3's exit status, or no session found).
+    case backdatingFailed(status: Int32)
 }
 
 /// Whether end-to-end tests must run: always in CI, where scripts/test builds the server.

@@ -3,7 +3,7 @@
 /// Asks Sign in with Apple about a user: the seam ``AuthService`` checks an Apple-linked user
 /// through at launch (``AuthService/checkAppleCredential()``).
 ///
-/// On Apple platforms ``platformDefault`` is ``appleID``, over
+/// On Apple platforms ``platformDefault`` is `appleID`, over
 /// `ASAuthorizationAppleIDProvider.getCredentialState(forUserID:)`; elsewhere there is none.
 /// Tests and previews pass their own:
 ///

@@ -55,6 +55,20 @@ public protocol AuthBackend: Sendable {
     /// Deletes the signed-in user's account.
     func deleteAccount(_ session: Session) async throws
 
+    /// Deletes the signed-in user's account, with a reauthentication code when the last sign-in
+    /// is not recent. Defaults to ``deleteAccount(_:)`` without a code.
+    func deleteAccount(_ session: Session, nonce: String?) async throws
+
+    /// E-mails the signed-in user a reauthentication code (`GET /reauthenticate`), which the
+    /// sensitive actions accept as `nonce` in place of a recent sign-in. Defaults to
+    /// ``ErrorCode/notSupported``.
+    func reauthenticate(for session: Session) async throws
+
+    /// Links an Apple or Google identity to the signed-in user and returns the session the
+    /// server opens for it; `nonce` is a reauthentication code, sent when the last sign-in is not
+    /// recent. Defaults to ``signIn(with:upgrading:)`` with `session` (without a code).
+    func linkIdentity(_ credential: IDTokenCredential, nonce: String?, for session: Session) async throws -> Session
+
     /// Enrols a new authenticator-app factor for the session's user (unverified until its first
     /// code is verified). Defaults to `not_supported`.
     func enrollTOTP(friendlyName: String?, for session: Session) async throws -> TOTPEnrollment
@@ -72,11 +86,25 @@ public protocol AuthBackend: Sendable {
     ) async throws
         -> Session
 
+    /// Enrols a new authenticator-app factor, with a reauthentication code when the last
+    /// sign-in is not recent. Defaults to ``enrollTOTP(friendlyName:for:)`` without a code.
+    func enrollTOTP(friendlyName: String?, nonce: String?, for session: Session) async throws -> TOTPEnrollment
+
     /// Removes one of the user's factors. Defaults to `not_supported`.
     func unenrollFactor(_ factorID: String, for session: Session) async throws
 
+    /// Removes one of the user's factors, with a reauthentication code when the last sign-in is
+    /// not recent. Defaults to ``unenrollFactor(_:for:)`` without a code.
+    func unenrollFactor(_ factorID: String, nonce: String?, for session: Session) async throws
+
     /// Ends sessions on the server. Callers treat failures as best-effort.
     func signOut(_ session: Session, scope: LogoutScope) async throws
+
+    /// Ends sessions on the server; `others` and `global` take a reauthentication code when the
+    /// last sign-in is not recent. A session already gone counts as signed out for `local` and
+    /// `global`; for `others` it is an error (nothing was ended). Defaults to
+    /// ``signOut(_:scope:)`` without a code.
+    func signOut(_ session: Session, scope: LogoutScope, nonce: String?) async throws
 
     /// The user's sessions, one per signed-in device, newest first (``DeviceSession/isCurrent``
     /// marks `session`'s own). Defaults to ``ErrorCode/notSupported``.
@@ -97,6 +125,52 @@ public protocol AuthBackend: Sendable {
 extension AuthBackend {
     /// `"default"`.
     public var sessionScope: String { "default" }
+
+    /// ``deleteAccount(_:)``; a code is ``ErrorCode/notSupported``.
+    public func deleteAccount(_ session: Session, nonce: String?) async throws {
+        try Self.refuseCode(nonce)
+        try await deleteAccount(session)
+    }
+
+    /// ``ErrorCode/notSupported``.
+    public func reauthenticate(for session: Session) async throws {
+        throw AuthError.notSupported("reauthentication codes")
+    }
+
+    /// ``signIn(with:upgrading:)`` with `session`; a code is ``ErrorCode/notSupported``.
+    public func linkIdentity(
+        _ credential: IDTokenCredential,
+        nonce: String?,
+        for session: Session
+    ) async throws -> Session {
+        try Self.refuseCode(nonce)
+        return try await signIn(with: credential, upgrading: session)
+    }
+
+    /// ``enrollTOTP(friendlyName:for:)``; a code is ``ErrorCode/notSupported``.
+    public func enrollTOTP(friendlyName: String?, nonce: String?, for session: Session) async throws -> TOTPEnrollment {
+        try Self.refuseCode(nonce)
+        return try await enrollTOTP(friendlyName: friendlyName, for: session)
+    }
+
+    /// ``unenrollFactor(_:for:)``; a code is ``ErrorCode/notSupported``.
+    public func unenrollFactor(_ factorID: String, nonce: String?, for session: Session) async throws {
+        try Self.refuseCode(nonce)
+        try await unenrollFactor(factorID, for: session)
+    }
+
+    /// ``signOut(_:scope:)``; a code is ``ErrorCode/notSupported``.
+    public func signOut(_ session: Session, scope: LogoutScope, nonce: String?) async throws {
+        try Self.refuseCode(nonce)
+        try await signOut(session, scope: scope)
+    }
+
+    /// Throws ``ErrorCode/notSupported`` for a reauthentication code, which a backend without
+    /// the calls that take one cannot send.
+    static func refuseCode(_ nonce: String?) throws {
+        guard nonce != nil else { return }
+        throw AuthError.notSupported("reauthentication codes")
+    }
 
     /// ``ErrorCode/notSupported``.
     public func sessions(for session: Session) async throws -> [DeviceSession] {

@@ -4,7 +4,9 @@ public import Foundation
 public struct IDTokenCredential: Sendable, Equatable {
     /// The identity provider.
     public enum Provider: String, Sendable, Equatable, CaseIterable {
+        /// Sign in with Apple.
         case apple
+        /// Google Sign-In.
         case google
     }
 

@@ -2,7 +2,7 @@
 // (UIKit apps: UIApplication.beginBackgroundTask) and ExpiringBackgroundActivity (app
 // extensions and watchOS: ProcessInfo.performExpiringActivity), defined in Apple/.
 /// Asks the system to keep the process running while it holds something another process may
-/// wait for: the cross-process refresh lock (``RefreshLockHold``).
+/// wait for: the cross-process refresh lock (`RefreshLockHold`).
 ///
 /// iOS suspends an app shortly after it leaves the foreground, and terminates a suspended app
 /// that still holds a lock on a file in a shared container (exception `0xdead10cc`). So the

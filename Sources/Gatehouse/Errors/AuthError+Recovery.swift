@@ -11,6 +11,13 @@ extension AuthError {
         case offline
         /// Wait before retrying (rate limit or locked storage).
         case waitAndRetry
+        /// The server wants proof of a recent sign-in: ask for the e-mailed code
+        /// (``AuthService/reauthenticate()``), then try again with it as `nonce`
+        /// (``AuthService/withReauthentication(_:asking:perform:)`` does both).
+        case reauthenticate
+        /// The account has an authenticator app and this session has not verified one of its
+        /// codes: verify one (``MultiFactorAuth/challengeAndVerify(factorID:code:)``), then try again.
+        case verifySecondFactor
 
         init(code: ErrorCode, isRetryable: Bool) {
             switch code {
@@ -23,6 +30,10 @@ extension AuthError {
                 self = .offline
             case .overRequestRateLimit, .overEmailSendRateLimit, .overSMSSendRateLimit, .storageLocked, .conflict:
                 self = .waitAndRetry
+            case .reauthenticationNeeded:
+                self = .reauthenticate
+            case .insufficientAAL:
+                self = .verifySecondFactor
             default:
                 self = isRetryable ? .waitAndRetry : .retry
             }

@@ -16,9 +16,16 @@ public struct MultiFactorAuth {
     /// Enrols a new authenticator app: show its QR code or secret, then verify its first code
     /// with ``challengeAndVerify(factorID:code:)`` within 5 minutes.
     ///
-    /// A user who has a verified factor must be at AAL2 to add another (`insufficient_aal`).
-    public func enrollTOTP(friendlyName: String? = nil) async throws -> TOTPEnrollment {
-        try await service.enrollTOTP(friendlyName: friendlyName)
+    /// A sensitive action (``SensitiveAction/enrolFactor``): more than 10 minutes after the
+    /// sign-in the server asks for a reauthentication code (``ErrorCode/reauthenticationNeeded``,
+    /// see ``AuthService/withReauthentication(_:asking:perform:)``), and a user who has a verified
+    /// factor must be at AAL2 to add another (``ErrorCode/insufficientAAL``).
+    ///
+    /// - Parameters:
+    ///   - friendlyName: A name for the app, unique per account.
+    ///   - nonce: The code ``AuthService/reauthenticate()`` e-mailed, when the server asks for one.
+    public func enrollTOTP(friendlyName: String? = nil, nonce: String? = nil) async throws -> TOTPEnrollment {
+        try await service.enrollTOTP(friendlyName: friendlyName, nonce: nonce)
     }
 
     /// Starts a challenge of a factor (valid for 5 minutes).
@@ -39,10 +46,17 @@ public struct MultiFactorAuth {
         try await service.challengeAndVerifyFactor(factorID, code: code)
     }
 
-    /// Removes a factor. A verified one needs an AAL2 session (`insufficient_aal`); sessions
-    /// that relied on it drop to AAL1.
-    public func unenroll(factorID: String) async throws {
-        try await service.unenrollFactor(factorID)
+    /// Removes a factor; sessions that relied on it drop to AAL1.
+    ///
+    /// A sensitive action (``SensitiveAction/unenrolFactor``): more than 10 minutes after the
+    /// sign-in the server asks for a reauthentication code (``ErrorCode/reauthenticationNeeded``),
+    /// and a user with a verified factor needs an AAL2 session (``ErrorCode/insufficientAAL``).
+    ///
+    /// - Parameters:
+    ///   - factorID: The factor to remove.
+    ///   - nonce: The code ``AuthService/reauthenticate()`` e-mailed, when the server asks for one.
+    public func unenroll(factorID: String, nonce: String? = nil) async throws {
+        try await service.unenrollFactor(factorID, nonce: nonce)
     }
 
     /// The signed-in user's factors, verified or not.

@@ -104,18 +104,28 @@ extension AuthService {
         )
     }
 
-    /// Starts ``deleteAccount()``.
+    /// Starts ``deleteAccount(nonce:)``.
     public func deleteAccount(
+        nonce: String? = nil,
         onSuccess: (@MainActor () -> Void)? = nil,
         onError: (@MainActor (AuthError) -> Void)? = nil
     ) {
-        launch({ try await self.deleteAccount() }, onSuccess.map { callback in { _ in callback() } }, onError)
+        launch(
+            { try await self.deleteAccount(nonce: nonce) },
+            onSuccess.map { callback in { _ in callback() } },
+            onError
+        )
     }
 
-    /// Starts ``signOut(scope:)``; sign-out never fails, so there is only a completion callback.
-    public func signOut(scope: LogoutScope = .local, onSuccess: (@MainActor () -> Void)? = nil) {
+    /// Starts ``signOut(scope:nonce:)``; sign-out never fails here, so there is only a completion
+    /// callback (a refusal to end the other devices' sessions shows in ``operationError``).
+    public func signOut(
+        scope: LogoutScope = .local,
+        nonce: String? = nil,
+        onSuccess: (@MainActor () -> Void)? = nil
+    ) {
         Task {
-            await self.signOut(scope: scope)
+            await self.signOut(scope: scope, nonce: nonce)
             onSuccess?()
         }
     }

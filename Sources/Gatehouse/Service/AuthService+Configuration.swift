@@ -37,7 +37,7 @@ extension AuthService {
         /// What a mistake in the app's setup does in a debug build (a Sign in with Apple without
         /// its authorization code): `assertionFailure`, except in tests and previews.
         public var developerAlarm: DeveloperAlarm
-        /// The background time the cross-process refresh lock is held in (``RefreshLockHold``):
+        /// The background time the cross-process refresh lock is held in (`RefreshLockHold`):
         /// by default the platform's (``ProcessEnvironment/backgroundActivity``).
         public var backgroundActivity: any BackgroundActivity
 

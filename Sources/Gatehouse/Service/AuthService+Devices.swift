@@ -32,10 +32,13 @@ extension AuthService {
     /// - Throws: ``ErrorCode/notFound`` when the id is not one of the user's sessions.
     public func endSession(id: UUID, nonce: String? = nil) async throws {
         try await operation {
+            let nonce = try Self.reauthenticationCode(nonce)
             let current = try await liveTokens()
             let started = generation
-            let ended = try await signingOutWhenEnded(current) {
-                try await backend.endSession(id: id, nonce: nonce, for: current)
+            let ended = try await explaining(.endOtherSession) {
+                try await signingOutWhenEnded(current) {
+                    try await backend.endSession(id: id, nonce: nonce, for: current)
+                }
             }
             guard ended == .current, started == generation else { return }
             if let failure = await endSessionLocally(event: .signedOut) { throw failure }
@@ -43,14 +46,14 @@ extension AuthService {
     }
 
     /// The current tokens, refreshed first when they are about to expire.
-    private func liveTokens() async throws -> Session {
+    func liveTokens() async throws -> Session {
         _ = try await accessToken()
         guard let current = tokens else { throw AuthError.notSignedIn() }
         return current
     }
 
     /// Runs a backend call with `current`; a definitive answer signs out as a refresh would.
-    private func signingOutWhenEnded<Result>(
+    func signingOutWhenEnded<Result>(
         _ current: Session,
         _ call: () async throws -> Result
     ) async throws -> Result {

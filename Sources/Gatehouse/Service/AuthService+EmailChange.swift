@@ -7,15 +7,21 @@ extension AuthService {
     /// user keeps the current address (a guest stays a guest) and ``User/newEmail`` holds the
     /// pending one.
     ///
-    /// - Parameter email: The new address.
+    /// A sensitive action (``SensitiveAction/changeEmail``): more than 10 minutes after the
+    /// sign-in the server asks for a reauthentication code (``ErrorCode/reauthenticationNeeded``;
+    /// see ``withReauthentication(_:asking:perform:)``).
+    ///
+    /// - Parameters:
+    ///   - email: The new address.
+    ///   - nonce: The code ``reauthenticate()`` e-mailed, when the server asks for one.
     /// - Returns: Which addresses were sent a code, or ``EmailChangeStatus/completed(_:)`` when
     ///   the server applied the address at once (a guest under autoconfirm).
     /// - Throws: ``ErrorCode/emailExists`` when another account has the address;
     ///   ``ErrorCode/notSignedIn``; other server errors.
-    public func updateUser(email: String) async throws -> EmailChangeStatus {
+    public func updateUser(email: String, nonce: String? = nil) async throws -> EmailChangeStatus {
         let email = try Self.validatedEmail(email)
         let before = currentUser
-        let user = try await updateUser(UserChanges(email: email))
+        let user = try await updateUser(UserChanges(email: email, nonce: nonce))
         if user.email?.lowercased() == email.lowercased() { return .completed(user) }
         if let current = before?.email, before?.emailConfirmedAt != nil, before?.isAnonymous == false {
             return .codesSentToBothAddresses(newEmail: user.newEmail ?? email, currentEmail: current)

@@ -11,11 +11,14 @@ extension AuthService {
     /// ```
     public var mfa: MultiFactorAuth { MultiFactorAuth(service: self) }
 
-    func enrollTOTP(friendlyName: String?) async throws -> TOTPEnrollment {
+    func enrollTOTP(friendlyName: String?, nonce: String?) async throws -> TOTPEnrollment {
         try await operation {
+            let nonce = try Self.reauthenticationCode(nonce)
             let current = try await currentSessionForCall()
             let started = generation
-            let enrolment = try await backend.enrollTOTP(friendlyName: friendlyName, for: current)
+            let enrolment = try await explaining(.enrolFactor) {
+                try await backend.enrollTOTP(friendlyName: friendlyName, nonce: nonce, for: current)
+            }
             guard started == generation else { throw AuthError.sessionSuperseded() }
             await reloadUser()
             return enrolment
@@ -47,11 +50,14 @@ extension AuthService {
         return try await verifyFactor(factorID, challengeID: challenge.id, code: code)
     }
 
-    func unenrollFactor(_ factorID: String) async throws {
+    func unenrollFactor(_ factorID: String, nonce: String?) async throws {
         try await operation {
+            let nonce = try Self.reauthenticationCode(nonce)
             let current = try await currentSessionForCall()
             let started = generation
-            try await backend.unenrollFactor(factorID, for: current)
+            try await explaining(.unenrolFactor) {
+                try await backend.unenrollFactor(factorID, nonce: nonce, for: current)
+            }
             guard started == generation else { throw AuthError.sessionSuperseded() }
             // The session may have relied on it: its next tokens say so.
             _ = try? await refreshedSession()

@@ -30,12 +30,15 @@ public struct AuthPasskeys {
     /// Creation options for a new passkey of the signed-in user (a guest may register one and
     /// so becomes permanent, keeping its id).
     ///
-    /// - Parameter nonce: A reauthentication code, when the server asks for one
-    ///   (``ErrorCode/reauthenticationNeeded``: the last sign-in is not recent).
+    /// - Parameter nonce: The code ``AuthService/reauthenticate()`` e-mailed, when the server asks
+    ///   for one (``ErrorCode/reauthenticationNeeded``: the last sign-in is not recent).
     public func registrationRequest(nonce: String? = nil) async throws -> PasskeyRegistrationRequest {
         try await service.operation {
+            let nonce = try AuthService.reauthenticationCode(nonce)
             guard let current = service.tokens else { throw AuthError.notSignedIn() }
-            return try await backend.passkeyRegistrationRequest(for: current, nonce: nonce)
+            return try await service.explaining(.registerPasskey) {
+                try await backend.passkeyRegistrationRequest(for: current, nonce: nonce)
+            }
         }
     }
 
@@ -49,7 +52,9 @@ public struct AuthPasskeys {
     ) async throws -> Passkey {
         let (passkey, wasGuest) = try await service.operation {
             guard let current = service.tokens else { throw AuthError.notSignedIn() }
-            let passkey = try await backend.registerPasskey(credential, for: request, name: name, session: current)
+            let passkey = try await service.explaining(.registerPasskey) {
+                try await backend.registerPasskey(credential, for: request, name: name, session: current)
+            }
             return (passkey, current.user.isAnonymous)
         }
         if wasGuest { _ = try? await service.refreshSession() }
@@ -85,11 +90,20 @@ public struct AuthPasskeys {
     }
 
     /// Renames one of the signed-in user's passkeys.
+    ///
+    /// - Parameters:
+    ///   - id: The passkey to rename.
+    ///   - name: Its new name.
+    ///   - nonce: The code ``AuthService/reauthenticate()`` e-mailed, when the server asks
+    ///     for one (``ErrorCode/reauthenticationNeeded``: the last sign-in is not recent).
     @discardableResult
-    public func rename(_ id: UUID, to name: String) async throws -> Passkey {
+    public func rename(_ id: UUID, to name: String, nonce: String? = nil) async throws -> Passkey {
         try await service.operation {
+            let nonce = try AuthService.reauthenticationCode(nonce)
             guard let current = service.tokens else { throw AuthError.notSignedIn() }
-            return try await backend.renamePasskey(id, to: name, session: current)
+            return try await service.explaining(.renamePasskey) {
+                try await backend.renamePasskey(id, to: name, nonce: nonce, session: current)
+            }
         }
     }
 
@@ -106,10 +120,18 @@ public struct AuthPasskeys {
 
     /// Removes one of the signed-in user's passkeys; the account's last way to sign in is refused
     /// (``ErrorCode/singleIdentityNotDeletable``).
-    public func remove(_ id: UUID) async throws {
+    ///
+    /// - Parameters:
+    ///   - id: The passkey to remove.
+    ///   - nonce: The code ``AuthService/reauthenticate()`` e-mailed, when the server asks
+    ///     for one (``ErrorCode/reauthenticationNeeded``: the last sign-in is not recent).
+    public func remove(_ id: UUID, nonce: String? = nil) async throws {
         try await service.operation {
+            let nonce = try AuthService.reauthenticationCode(nonce)
             guard let current = service.tokens else { throw AuthError.notSignedIn() }
-            try await backend.removePasskey(id, session: current)
+            try await service.explaining(.removePasskey) {
+                try await backend.removePasskey(id, nonce: nonce, session: current)
+            }
         }
     }
 }

@@ -31,7 +31,7 @@ extension AuthService {
     public func restoreSessionIfNeeded() async {
         switch session {
         case .notInitiated: await restoreSession()
-        case .loading: await restoreTask?.value
+        case .loading: await joinRunningRestore()
         case .success, .failure: return
         }
     }
@@ -73,15 +73,26 @@ extension AuthService {
     }
 
     /// Reads the store and publishes what it holds; joins a read already running.
+    ///
+    /// The read runs in the caller's task, with no task of its own: a store that reads without
+    /// blocking is read on the main actor, so the stored session is published before any thread
+    /// hop, and the background verification it starts runs once the caller has its answer.
     func restoreStoredSession() async {
-        if let running = restoreTask {
-            await running.value
+        if restoreWaiters != nil {
+            await joinRunningRestore()
             return
         }
-        let task = Task { await self.readStoreAndPublish() }
-        restoreTask = task
-        await task.value
-        if restoreTask == task { restoreTask = nil }
+        restoreWaiters = []
+        await readStoreAndPublish()
+        let waiters = restoreWaiters ?? []
+        restoreWaiters = nil
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits for the restore that is running, if any.
+    private func joinRunningRestore() async {
+        guard restoreWaiters != nil else { return }
+        await withCheckedContinuation { restoreWaiters?.append($0) }
     }
 
     private func readStoreAndPublish() async {

@@ -161,12 +161,20 @@ extension AuthService {
     }
 
     /// Changes the signed-in user's e-mail, password or metadata.
+    ///
+    /// A new password or address is a sensitive action (``SensitiveAction/changePassword``,
+    /// ``SensitiveAction/changeEmail``): more than 10 minutes after the sign-in the server asks
+    /// for proof (``ErrorCode/reauthenticationNeeded``): the code ``reauthenticate()`` e-mails,
+    /// as ``UserChanges/nonce``, or, for a password, ``UserChanges/currentPassword``.
     @discardableResult
     public func updateUser(_ changes: UserChanges) async throws -> User {
         try await operation {
+            var changes = changes
+            changes.nonce = try Self.reauthenticationCode(changes.nonce)
             guard let current = tokens else { throw AuthError.notSignedIn() }
             let started = generation
-            let user = try await backend.updateUser(changes, for: current)
+            let action: SensitiveAction = changes.email == nil ? .changePassword : .changeEmail
+            let user = try await explaining(action) { try await backend.updateUser(changes, for: current) }
             guard started == generation else { throw AuthError.sessionSuperseded() }
             let wasAnonymous = current.user.isAnonymous
             await applyUser(user)
@@ -180,13 +188,18 @@ extension AuthService {
     /// Deletes the signed-in user's account on the server, then forgets the session locally.
     ///
     /// Nothing changes locally if the server refuses; an account that is already gone counts
-    /// as deleted.
-    public func deleteAccount() async throws {
+    /// as deleted. A sensitive action (``SensitiveAction/deleteAccount``): more than 10 minutes
+    /// after the sign-in the server asks for a reauthentication code
+    /// (``ErrorCode/reauthenticationNeeded``; see ``withReauthentication(_:asking:perform:)``).
+    ///
+    /// - Parameter nonce: The code ``reauthenticate()`` e-mailed, when the server asks for one.
+    public func deleteAccount(nonce: String? = nil) async throws {
         try await operation {
+            let nonce = try Self.reauthenticationCode(nonce)
             guard let current = tokens else { throw AuthError.notSignedIn() }
             let started = generation
             do {
-                try await backend.deleteAccount(current)
+                try await explaining(.deleteAccount) { try await backend.deleteAccount(current, nonce: nonce) }
             } catch let error as AuthError where error.code == .userNotFound {
                 // Already gone: finish the local part.
             }

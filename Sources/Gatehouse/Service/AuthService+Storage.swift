@@ -1,9 +1,13 @@
 import Foundation
 
 extension AuthService {
-    /// Reads the store off the main actor.
+    /// Reads the store: on the main actor when its reads cannot block and nothing is queued
+    /// before this read, on the store queue otherwise.
     func loadStored() async throws -> Session? {
-        try await storeCall { try $0.load() }
+        if let outcome = storeQueue.loadInline() {
+            return try published(outcome)
+        }
+        return try await storeCall { try $0.load() }
     }
 
     /// Writes the session to the store off the main actor. A failure keeps the session for this
@@ -29,7 +33,11 @@ extension AuthService {
     private func storeCall<Value: Sendable>(
         _ body: @escaping @Sendable (any SessionStore) throws -> Value
     ) async throws -> Value {
-        let outcome = await storeQueue.run(body)
+        try published(await storeQueue.run(body))
+    }
+
+    /// Reports a store call's notices and returns its result.
+    private func published<Value: Sendable>(_ outcome: SessionStoreQueue.Outcome<Value>) throws -> Value {
         for notice in outcome.notices {
             switch notice {
             case .fellBack(let error):

@@ -26,7 +26,7 @@ public import Observation
 ///   verifies it with the backend afterwards.
 /// - Only definitive server answers (``AuthError/endsSession``) sign a user out; a network
 ///   failure or a locked store never does.
-/// - ``signOut(scope:)`` never fails: it deletes the stored session first, publishes the
+/// - ``signOut(scope:nonce:)`` never fails: it deletes the stored session first, publishes the
 ///   signed-out state, and only then tells the backend, best-effort. App data is not touched.
 /// - Token refresh is single-flight, and a result that arrives after sign-out or after another
 ///   user signed in is dropped.
@@ -74,8 +74,8 @@ public final class AuthService {
     @ObservationIgnored var refreshFlight: RefreshFlight?
     @ObservationIgnored var nextFlightID = 0
     @ObservationIgnored var verification: Task<Void, Never>?
-    /// The store read in progress, joined by concurrent restores.
-    @ObservationIgnored var restoreTask: Task<Void, Never>?
+    /// While a restore reads the store: the restores waiting to join it (`nil` when none runs).
+    @ObservationIgnored var restoreWaiters: [CheckedContinuation<Void, Never>]?
     /// Whether this process has read the store (or written or cleared it after reading): only
     /// then may a sign-in replace what it holds.
     @ObservationIgnored var storeHasBeenRead = false

@@ -1,4 +1,4 @@
-/// Where an e-mail change stands, after ``AuthService/updateUser(email:)`` or
+/// Where an e-mail change stands, after ``AuthService/updateUser(email:nonce:)`` or
 /// ``AuthService/confirmEmailChange(email:code:)``.
 ///
 /// A permanent user with a confirmed address changes it as GoTrue's secure e-mail change does:

@@ -4,17 +4,30 @@
 public struct LogSink: Sendable {
     /// How serious an event is.
     public enum Level: Int, Sendable, Comparable {
-        case debug, info, warning, error
+        /// Detail for a developer tracing a problem (a check that was skipped, and why).
+        case debug
+        /// Something worth knowing that is not a failure (a session adopted from another process,
+        /// a verification deferred).
+        case info
+        /// Something went wrong and the SDK carried on (a store that could not be read, or fell
+        /// back).
+        case warning
+        /// An operation failed (a session that could not be stored or deleted).
+        case error
 
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// One diagnostic event.
     public struct Event: Sendable, Equatable {
+        /// How serious the event is.
         public var level: Level
+        /// A fixed sentence: never data that varies per user.
         public var message: String
+        /// Data about the event (codes, counts, durations); never a token, password or code.
         public var metadata: [String: String]
 
+        /// Creates an event.
         public init(level: Level, message: String, metadata: [String: String] = [:]) {
             self.level = level
             self.message = message

@@ -99,7 +99,7 @@ public struct AuthOperations: Sendable {
         )
     }
 
-    /// Signs out (``AuthService/signOut(scope:)``). Sign-out never fails: `onError` is called
+    /// Signs out (``AuthService/signOut(scope:nonce:)``). Sign-out never fails: `onError` is called
     /// only when this value is no longer connected to a service.
     public func signOut(
         onSuccess: (@MainActor () -> Void)? = nil,

@@ -107,6 +107,10 @@ public struct FileSessionStore: SessionStore {
         .file(at: fileURL.appendingPathExtension("lock"))
     }
 
+    /// A read of one small local file takes microseconds and takes no lock (writers replace
+    /// the file atomically), so ``AuthService`` reads it at launch without a thread hop.
+    public var loadsWithoutBlocking: Bool { true }
+
     public func delete() throws {
         do {
             try FileIO.removeIfPresent(fileURL.path)

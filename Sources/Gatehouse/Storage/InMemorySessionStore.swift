@@ -28,6 +28,9 @@ public final class InMemorySessionStore: SessionStore {
         }
     }
 
+    /// Memory never blocks.
+    public var loadsWithoutBlocking: Bool { true }
+
     public func save(_ session: Session) throws {
         try state.withLock { state in
             state.saves += 1

@@ -19,7 +19,7 @@ import Darwin
 /// `refreshLockURL` in the App Group container to share one with extensions. ``AuthService``
 /// takes it inside a background activity (``BackgroundActivity``), releases it when the
 /// activity expires, and does not wait for it once the app is in the background
-/// (``RefreshLockHold``): iOS terminates a suspended app that holds a lock on a file in a
+/// (`RefreshLockHold`): iOS terminates a suspended app that holds a lock on a file in a
 /// shared container.
 ///
 /// ```swift

@@ -3,8 +3,9 @@
 /// Gatehouse ships ``FileSessionStore`` (the Linux default: one 0600 JSON file),
 /// ``KeychainSessionStore`` (Apple platforms) and ``InMemorySessionStore`` (tests, previews).
 /// The calls are synchronous and may block (a keychain call can take a while at launch);
-/// ``AuthService`` never makes them on the main actor: it runs them one at a time, in the order
-/// it issued them, on a serial queue of its own.
+/// ``AuthService`` runs them one at a time, in the order it issued them, on a serial queue of
+/// its own. A store whose reads cannot block (``loadsWithoutBlocking``) is read on the main actor
+/// at launch when nothing else is queued, which saves two thread hops.
 ///
 /// Implementations throw ``AuthError`` values and keep three outcomes apart: nothing stored
 /// (`load()` returns `nil`), a store that cannot be read right now (``ErrorCode/storageLocked``,
@@ -32,6 +33,12 @@ public protocol SessionStore: Sendable {
     /// The lock that processes sharing this store hold around a refresh, or `nil` when only
     /// one process uses it (the default).
     var refreshLock: RefreshLock? { get }
+
+    /// Whether ``load()`` returns in microseconds and never waits on another process (a small
+    /// file, memory), so that ``AuthService`` may read it on the main actor at launch instead of
+    /// hopping to its store queue and back. `false` by default: a keychain call can wait on the
+    /// security daemon at launch.
+    var loadsWithoutBlocking: Bool { get }
 }
 
 extension SessionStore {
@@ -40,4 +47,7 @@ extension SessionStore {
 
     /// No cross-process lock.
     public var refreshLock: RefreshLock? { nil }
+
+    /// Loads may block: they run on the store queue.
+    public var loadsWithoutBlocking: Bool { false }
 }

@@ -11,3 +11,12 @@ extension ErrorCode {
     /// new one was refused rather than leaving the first one waiting forever.
     public static let authorizationInProgress: ErrorCode = "authorization_in_progress"
 }
+
+// MARK: - Client codes of reauthentication (never sent by a server)
+
+extension ErrorCode {
+    /// A sign-out of every session (`global`) ended this device's session, but the server kept
+    /// the others: it wanted proof of a recent sign-in (a reauthentication code) or a second
+    /// factor, which a device that has just signed out can no longer give.
+    public static let otherSessionsNotEnded: ErrorCode = "other_sessions_not_ended"
+}

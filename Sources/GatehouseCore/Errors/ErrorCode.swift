@@ -100,9 +100,11 @@ extension ErrorCode {
     public static let anonymousProviderDisabled: ErrorCode = "anonymous_provider_disabled"
     /// E-mail sign-in is disabled on this server.
     public static let emailProviderDisabled: ErrorCode = "email_provider_disabled"
-    /// The password change needs a reauthentication nonce.
+    /// A sensitive action (a new or removed way in, a password or address change, ending other
+    /// sessions, deletion) needs a reauthentication code from `GET /reauthenticate` as `nonce`:
+    /// the session's sign-in is more than 10 minutes old.
     public static let reauthenticationNeeded: ErrorCode = "reauthentication_needed"
-    /// The reauthentication nonce is wrong or expired.
+    /// The reauthentication code is wrong, used, expired or out of tries.
     public static let reauthenticationNotValid: ErrorCode = "reauthentication_not_valid"
     /// The password change needs the current password.
     public static let currentPasswordRequired: ErrorCode = "current_password_required"

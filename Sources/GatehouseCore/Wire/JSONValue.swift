@@ -1,10 +1,16 @@
 /// Any JSON value, for the free-form `app_metadata`, `user_metadata` and `identity_data` objects.
 public enum JSONValue: Sendable, Hashable, Codable {
+    /// JSON's `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number; JSON does not tell integers from fractions, so every number is a `Double`.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array of values.
     case array([JSONValue])
+    /// An object: its keys and values.
     case object([String: JSONValue])
 
     public init(from decoder: any Decoder) throws {

@@ -8,6 +8,7 @@ public struct WireDeviceSession: Codable, Sendable, Equatable, Identifiable {
     /// The device label the client sent at sign-in (a `device` field, `X-Client-Info` or its
     /// `User-Agent`), shortened and cleaned by the server; `nil` when it sent none.
     public var device: String?
+    /// When the session signed in.
     public var createdAt: Date
     /// When the session last refreshed its tokens (its sign-in when it never did).
     public var refreshedAt: Date
@@ -22,6 +23,7 @@ public struct WireDeviceSession: Codable, Sendable, Equatable, Identifiable {
     /// Whether this is the session of the token that asked (always `false` for the admin API).
     public var current: Bool
 
+    /// Creates a session entry as the list shows it.
     public init(
         id: UUID,
         device: String?,
@@ -55,9 +57,12 @@ public struct WireDeviceSession: Codable, Sendable, Equatable, Identifiable {
 /// One authentication method of a session: `password`, `otp`, `oauth`, `anonymous`, … and when
 /// (Unix seconds), as in the `amr` claim.
 public struct WireAuthenticationMethod: Codable, Sendable, Equatable {
+    /// The method (`password`, `otp`, `totp`, `passkey`, …).
     public var method: String
+    /// When the session authenticated this way, in Unix seconds.
     public var timestamp: Int
 
+    /// Creates a method entry.
     public init(method: String, timestamp: Int) {
         self.method = method
         self.timestamp = timestamp
@@ -66,8 +71,10 @@ public struct WireAuthenticationMethod: Codable, Sendable, Equatable {
 
 /// The body of `GET /user/sessions` and `GET /admin/users/{id}/sessions`: newest first.
 public struct WireDeviceSessionList: Codable, Sendable, Equatable {
+    /// The user's sessions, newest first, without ended ones.
     public var sessions: [WireDeviceSession]
 
+    /// Creates the list.
     public init(sessions: [WireDeviceSession]) {
         self.sessions = sessions
     }

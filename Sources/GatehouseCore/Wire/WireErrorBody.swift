@@ -12,12 +12,18 @@ public struct WireErrorBody: Codable, Sendable, Equatable {
         case v20240101
     }
 
+    /// The stable error code; `nil` when the server sent none.
     public var code: ErrorCode?
+    /// The server's message for a person (`msg`, `message` or `error_description`).
     public var message: String
+    /// Why a password was refused as weak, with ``ErrorCode/weakPassword``.
     public var weakPassword: WeakPasswordInfo?
+    /// The request id the server logged the failure under (legacy envelope, server errors).
     public var errorID: String?
+    /// The envelope the body came in, or is written in.
     public var envelope: Envelope
 
+    /// Creates an error body to write in `envelope`.
     public init(
         code: ErrorCode?,
         message: String,

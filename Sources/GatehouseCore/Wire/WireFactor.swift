@@ -2,6 +2,7 @@ public import Foundation
 
 /// A second factor of a user, as `GET /user` lists it (`protocol.md` §3).
 public struct WireFactor: Codable, Sendable, Equatable {
+    /// The factor's id.
     public var id: UUID
     /// `verified` once a first code was accepted, else `unverified` (it lapses after 300 s).
     public var status: String
@@ -9,10 +10,14 @@ public struct WireFactor: Codable, Sendable, Equatable {
     public var friendlyName: String
     /// `totp` (authenticator apps).
     public var factorType: String
+    /// When the factor was enrolled.
     public var createdAt: Date
+    /// When the factor last changed.
     public var updatedAt: Date
+    /// When the factor was last challenged; `nil` when it never was.
     public var lastChallengedAt: Date?
 
+    /// Creates a factor as `GET /user` lists it.
     public init(
         id: UUID,
         status: String,

@@ -10,6 +10,7 @@ public struct WireFactorEnrollment: Codable, Sendable, Equatable {
         /// The `otpauth://totp/…` URI.
         public var uri: String
 
+        /// Creates what an authenticator app needs.
         public init(qrCode: String, secret: String, uri: String) {
             self.qrCode = qrCode
             self.secret = secret
@@ -26,11 +27,14 @@ public struct WireFactorEnrollment: Codable, Sendable, Equatable {
     public var id: String
     /// `totp`.
     public var type: String
+    /// The name the user gave the factor.
     public var friendlyName: String
+    /// The QR code, secret and URI for the authenticator app.
     public var totp: TOTP
     /// Always `""` for an authenticator-app factor.
     public var phone: String
 
+    /// Creates the answer of an enrolment.
     public init(id: String, type: String = "totp", friendlyName: String, totp: TOTP, phone: String = "") {
         self.id = id
         self.type = type
@@ -54,6 +58,7 @@ public struct WireFactorChallenge: Codable, Sendable, Equatable {
     /// Unix seconds after which the challenge is dead.
     public var expiresAt: Int
 
+    /// Creates the answer of a challenge.
     public init(id: String, type: String = "totp", expiresAt: Int) {
         self.id = id
         self.type = type

@@ -5,17 +5,26 @@ public import Foundation
 /// The naming is historical and must stay: `id` is the provider's subject and `identityID`
 /// (`identity_id`) is the row's own UUID.
 public struct WireIdentity: Codable, Sendable, Equatable {
+    /// The identity's own id (`identity_id`), which `DELETE /user/identities/{id}` takes.
     public var identityID: UUID
     /// The provider's subject (`sub`) for this identity.
     public var id: String
+    /// The user the identity belongs to.
     public var userID: UUID
+    /// What the provider said about the user (`sub`, `email`, `email_verified`, …).
     public var identityData: [String: JSONValue]
+    /// The provider: `email`, `apple`, `google`, …
     public var provider: String
+    /// The address the provider gave, if any.
     public var email: String?
+    /// When the user last signed in with this identity.
     public var lastSignInAt: Date?
+    /// When the identity was linked.
     public var createdAt: Date
+    /// When the identity last changed.
     public var updatedAt: Date
 
+    /// Creates an identity as the wire carries it.
     public init(
         identityID: UUID,
         id: String,

@@ -1,5 +1,6 @@
 /// A session as `/token`, `/verify` and anonymous `/signup` return it (`protocol.md` §3).
 public struct WireSession: Codable, Sendable, Equatable {
+    /// The access token, a JWT to send as `Authorization: Bearer`.
     public var accessToken: String
     /// Always `bearer`.
     public var tokenType: String
@@ -7,7 +8,9 @@ public struct WireSession: Codable, Sendable, Equatable {
     public var expiresIn: Int
     /// Unix seconds at which the access token expires.
     public var expiresAt: Int
+    /// The refresh token, which `POST /token?grant_type=refresh_token` exchanges for a new session; it works once.
     public var refreshToken: String
+    /// The signed-in user.
     public var user: WireUser
     /// Reasons the password used to sign in is weak, when it is.
     public var weakPassword: WeakPasswordInfo?
@@ -17,6 +20,7 @@ public struct WireSession: Codable, Sendable, Equatable {
     /// The provider's refresh token, when the provider issued one.
     public var providerRefreshToken: String?
 
+    /// Creates a session as the server returns it.
     public init(
         accessToken: String,
         tokenType: String = "bearer",
@@ -54,9 +58,12 @@ public struct WireSession: Codable, Sendable, Equatable {
 
 /// Why a password is weak: `length`, `characters` or `pwned`.
 public struct WeakPasswordInfo: Codable, Sendable, Equatable {
+    /// A sentence for a person, when the server gives one.
     public var message: String?
+    /// The reasons: `length`, `characters` or `pwned`.
     public var reasons: [String]
 
+    /// Creates the reasons.
     public init(message: String? = nil, reasons: [String]) {
         self.message = message
         self.reasons = reasons

@@ -4,33 +4,56 @@ public import Foundation
 ///
 /// The server encodes it and the SDK decodes it; fields a server omits decode as `nil`.
 public struct WireUser: Codable, Sendable, Equatable {
+    /// The user's id.
     public var id: UUID
+    /// The audience of the user's tokens (`authenticated`).
     public var aud: String
+    /// The user's role in the tokens' `role` claim (`authenticated`).
     public var role: String
+    /// The user's e-mail address; `nil` for a guest and for an account without one.
     public var email: String?
     /// The phone number; `""` when absent, never `null`.
     public var phone: String
+    /// When the address was confirmed.
     public var emailConfirmedAt: Date?
+    /// When the phone number was confirmed (never, on Gatehouse's server).
     public var phoneConfirmedAt: Date?
+    /// When the account was confirmed: the earlier of the two above.
     public var confirmedAt: Date?
+    /// When the last confirmation code was sent.
     public var confirmationSentAt: Date?
+    /// When an admin invited the user.
     public var invitedAt: Date?
+    /// When the last recovery code was sent.
     public var recoverySentAt: Date?
+    /// An address waiting to be confirmed by the codes of an e-mail change.
     public var newEmail: String?
+    /// When the codes of the pending e-mail change were sent.
     public var emailChangeSentAt: Date?
+    /// When the last reauthentication code was sent.
     public var reauthenticationSentAt: Date?
+    /// When the user last signed in.
     public var lastSignInAt: Date?
+    /// Metadata only the server and admins write (`provider`, `providers`).
     public var appMetadata: [String: JSONValue]
+    /// Metadata the user writes (`PUT /user` `data`).
     public var userMetadata: [String: JSONValue]
+    /// The user's ways to sign in: an `email` identity, Apple, Google.
     public var identities: [WireIdentity]?
     /// The second factors (authenticator apps), verified or not; omitted when there are none.
     public var factors: [WireFactor]?
+    /// When the account was created.
     public var createdAt: Date
+    /// When the account last changed.
     public var updatedAt: Date
+    /// Until when the user is banned; `nil` when not banned.
     public var bannedUntil: Date?
+    /// When the account was deleted (soft deletion); `nil` otherwise.
     public var deletedAt: Date?
+    /// Whether the user is a guest (an anonymous sign-up not upgraded yet).
     public var isAnonymous: Bool
 
+    /// Creates a user as the wire carries it; the defaults are those of a new account.
     public init(
         id: UUID,
         aud: String = "authenticated",

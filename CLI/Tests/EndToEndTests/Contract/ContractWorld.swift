@@ -30,6 +30,12 @@ protocol ContractWorld: Sendable {
     /// Returns once the refresh-token reuse interval (10 s) has passed.
     func passReuseInterval() async throws
 
+    /// Makes every session's newest authentication (its sign-in, a code, a second factor) 11
+    /// minutes old, past the 10 minutes within which a sensitive action needs no reauthentication
+    /// code: the in-memory clock moves on; the server's clock cannot, so its sessions' sign-in
+    /// times (`amr`) are moved back in its database instead.
+    func ageSignIns() async throws
+
     /// Stops whatever the world started.
     func close() async
 }

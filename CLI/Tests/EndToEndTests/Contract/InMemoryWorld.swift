@@ -54,5 +54,7 @@ struct InMemoryWorld: ContractWorld {
 
     func passReuseInterval() { clock.advance(by: 11) }
 
+    func ageSignIns() { clock.advance(by: 660) }
+
     func close() {}
 }

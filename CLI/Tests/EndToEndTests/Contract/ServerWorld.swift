@@ -60,6 +60,8 @@ struct ServerWorld: ContractWorld {
 
     func passReuseInterval() async throws { try await Task.sleep(for: .seconds(11)) }
 
+    func ageSignIns() throws { try server.backdateSignIns(by: 660) }
+
     func close() async {
         server.stop()
         await apple?.stop()

@@ -7,18 +7,24 @@ public import GatehouseCore
 /// Hand it to the platform (`ASAuthorizationPlatformPublicKeyCredentialProvider`) or, in tests,
 /// to `SoftwarePasskeyAuthenticator`; send what comes back to ``AuthPasskeys/register(_:for:name:)``.
 public struct PasskeyRegistrationRequest: Sendable, Equatable {
+    /// The id of the server's challenge, sent back with the credential.
     public var challengeID: String
     /// The RP id (`rp.id`): the domain the passkey belongs to.
     public var relyingPartyID: String
+    /// The name authenticators show for the relying party (`rp.name`).
     public var relyingPartyName: String
     /// The user handle (`user.id`) the passkey stores.
     public var userID: Data
+    /// The account name the passkey is saved under (`user.name`).
     public var userName: String
+    /// The server's random challenge, which the authenticator signs.
     public var challenge: Data
     /// Credentials the account has already (`excludeCredentials`).
     public var excludedCredentialIDs: [Data]
+    /// When the challenge expires (five minutes after it was made, on Gatehouse's server).
     public var expiresAt: Date
 
+    /// Creates a request from plain values.
     public init(
         challengeID: String,
         relyingPartyID: String,
@@ -66,11 +72,16 @@ public struct PasskeyRegistrationRequest: Sendable, Equatable {
 
 /// What an authenticator needs to sign in with a discoverable passkey (no user name).
 public struct PasskeyAssertionRequest: Sendable, Equatable {
+    /// The id of the server's challenge, sent back with the assertion.
     public var challengeID: String
+    /// The RP id (`rpId`): the domain whose passkeys may answer.
     public var relyingPartyID: String
+    /// The server's random challenge, which the passkey signs.
     public var challenge: Data
+    /// When the challenge expires (five minutes after it was made, on Gatehouse's server).
     public var expiresAt: Date
 
+    /// Creates a request from plain values.
     public init(challengeID: String, relyingPartyID: String, challenge: Data, expiresAt: Date) {
         self.challengeID = challengeID
         self.relyingPartyID = relyingPartyID

@@ -2,7 +2,7 @@ public import Foundation
 
 /// The four keychain calls ``KeychainSessionStore`` makes, as closures: the seam between its
 /// logic (probing, fallback, migration, access groups, error mapping), which is tested on every
-/// platform, and Apple's `SecItem*` functions (``live``, Apple platforms only).
+/// platform, and Apple's `SecItem*` functions (`live`, Apple platforms only).
 ///
 /// ```swift
 /// // In a test (GatehouseTesting): a keychain that is locked before the first unlock.

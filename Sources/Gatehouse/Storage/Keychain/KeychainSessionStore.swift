@@ -4,7 +4,7 @@ public import Foundation
 /// first unlock (configurable), named by service, account and access group.
 ///
 /// The default store on Apple platforms. Its logic runs over a ``KeychainClient`` (the device's
-/// keychain, ``KeychainClient/live``, or a simulated one in tests), so every rule below is
+/// keychain, `KeychainClient.live`, or a simulated one in tests), so every rule below is
 /// tested on Linux:
 /// - **A locked keychain is never "signed out".** Before the first call of a process the store
 ///   proves the keychain readable by writing and removing a probe item in the same access group

@@ -3,10 +3,14 @@ public import Foundation
 /// A passkey as `GET /passkeys` lists it (never its key).
 public struct WirePasskey: Codable, Sendable, Equatable, Identifiable {
     public var id: UUID
+    /// The name the user gave the passkey, if any.
     public var friendlyName: String?
+    /// When the passkey was registered.
     public var createdAt: Date
+    /// When the passkey last signed in; `nil` when it never did.
     public var lastUsedAt: Date?
 
+    /// Creates a passkey as the list shows it.
     public init(id: UUID, friendlyName: String?, createdAt: Date, lastUsedAt: Date?) {
         self.id = id
         self.friendlyName = friendlyName

@@ -2,9 +2,11 @@
 public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
     /// `apple` or `google`.
     public var provider: String
+    /// The ID token (a JWT) the provider issued to the app.
     public var idToken: String
     /// The raw nonce; the token carries its SHA-256 hex.
     public var nonce: String?
+    /// The provider's access token issued with the ID token, for providers whose ID token carries its hash (`at_hash`); Apple and Google sign-ins send none.
     public var accessToken: String?
     /// Link the identity to the signed-in caller instead of signing in.
     public var linkIdentity: Bool?
@@ -20,7 +22,11 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
     public var familyName: String?
     /// Supabase-style user data; `full_name`, `given_name` and `family_name` are read from it.
     public var data: [String: JSONValue]?
+    /// With ``linkIdentity``: a reauthentication code (`GET /reauthenticate`), needed when the
+    /// caller's last sign-in is not recent (``nonce`` is the ID token's).
+    public var reauthenticationNonce: String?
 
+    /// Creates the body of an ID-token sign-in or link.
     public init(
         provider: String,
         idToken: String,
@@ -32,7 +38,8 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
         fullName: WirePersonName? = nil,
         givenName: String? = nil,
         familyName: String? = nil,
-        data: [String: JSONValue]? = nil
+        data: [String: JSONValue]? = nil,
+        reauthenticationNonce: String? = nil
     ) {
         self.provider = provider
         self.idToken = idToken
@@ -45,6 +52,7 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
         self.givenName = givenName
         self.familyName = familyName
         self.data = data
+        self.reauthenticationNonce = reauthenticationNonce
     }
 
     enum CodingKeys: String, CodingKey {
@@ -56,5 +64,6 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
         case idToken = "id_token"
         case accessToken = "access_token"
         case linkIdentity = "link_identity"
+        case reauthenticationNonce = "reauthentication_nonce"
     }
 }

@@ -14,11 +14,19 @@ public struct VerificationType: RawRepresentable, Hashable, Sendable, Codable, E
         try container.encode(rawValue)
     }
 
+    /// The code that confirms a new account's address.
     public static let signup: VerificationType = "signup"
+    /// The code of an invitation an admin sent.
     public static let invite: VerificationType = "invite"
+    /// A sign-in code or link sent by the magic-link flow.
     public static let magiclink: VerificationType = "magiclink"
+    /// The code that recovers an account whose password was forgotten.
     public static let recovery: VerificationType = "recovery"
+    /// A code that confirms an e-mail change, sent to the new address (and to the current one).
     public static let emailChange: VerificationType = "email_change"
     /// A code sent by `POST /otp` (sign-in or sign-up by e-mail code).
     public static let email: VerificationType = "email"
+    /// A code sent by `GET /reauthenticate`: a sensitive action takes it as `nonce`; it is never
+    /// verified at `/verify`.
+    public static let reauthentication: VerificationType = "reauthentication"
 }
