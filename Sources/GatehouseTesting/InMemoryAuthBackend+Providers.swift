@@ -40,7 +40,7 @@ extension InMemoryAuthBackend {
     /// `https://provider.invalid/<provider>/authorize?flow=<id>`, the page ``consent(at:as:)`` and
     /// ``decline(at:)`` act on.
     ///
-    /// - Throws: ``ErrorCode/validationFailed`` for a provider not in ``Configuration/providers``.
+    /// - Throws: `ErrorCode.validationFailed` for a provider not in ``Configuration/providers``.
     public func providerSignInURL(for flow: ProviderSignInFlow) async throws -> URL {
         try await enter(.providerSignIn)
         guard configuration.providers.contains(flow.provider) else {
@@ -65,7 +65,7 @@ extension InMemoryAuthBackend {
     /// another account has that the provider does not vouch for, a banned user), the redirect
     /// with GoTrue's `error`, `error_code` and `error_description`.
     ///
-    /// - Throws: ``ErrorCode/badOAuthState`` for a page no flow waits on (unknown, used, expired).
+    /// - Throws: `ErrorCode.badOAuthState` for a page no flow waits on (unknown, used, expired).
     public func consent(at url: URL, as account: ProviderAccount) throws -> URL {
         let flow = try takeFlow(at: url)
         let claims = IDTokenClaims(
@@ -97,7 +97,7 @@ extension InMemoryAuthBackend {
     /// The person declines at the provider's page opened at `url`: the redirect with
     /// `error=access_denied&error_code=access_denied`.
     ///
-    /// - Throws: ``ErrorCode/badOAuthState`` for a page no flow waits on.
+    /// - Throws: `ErrorCode.badOAuthState` for a page no flow waits on.
     public func decline(at url: URL) throws -> URL {
         let flow = try takeFlow(at: url)
         return Self.redirect(
@@ -108,8 +108,8 @@ extension InMemoryAuthBackend {
 
     /// `POST /token?grant_type=pkce`: the code's session, once.
     ///
-    /// - Throws: ``ErrorCode/flowStateNotFound`` (unknown or used code), ``ErrorCode/flowStateExpired``
-    ///   (after 10 minutes), ``ErrorCode/badCodeVerifier`` (the code stays usable with the right one).
+    /// - Throws: `ErrorCode.flowStateNotFound` (unknown or used code), `ErrorCode.flowStateExpired`
+    ///   (after 10 minutes), `ErrorCode.badCodeVerifier` (the code stays usable with the right one).
     public func exchangeAuthCode(_ code: String, verifier: String) async throws -> Session {
         try await enter(.exchangeAuthCode)
         guard let record = authCodes[code] else {

@@ -1,7 +1,7 @@
 public import Foundation
 public import Gatehouse
 
-/// A ``ProviderSignInBrowser`` for apps' tests and previews: it "shows" the simulated provider's
+/// A `ProviderSignInBrowser` for apps' tests and previews: it "shows" the simulated provider's
 /// page of an ``InMemoryAuthBackend`` and plays the person's choice, so
 /// `AuthService.signIn(with:scopes:redirectTo:using:)` runs its whole path (PKCE, state, the
 /// redirect's parsing, the exchange) without a browser.
@@ -42,7 +42,7 @@ public final class InMemoryProviderBrowser: ProviderSignInBrowser {
         self.tamper = tamper
     }
 
-    /// Opens `url` and plays the choice; a cancelled task throws ``ErrorCode/cancelled``.
+    /// Opens `url` and plays the choice; a cancelled task throws `ErrorCode.cancelled`.
     public func open(_ url: URL, for flow: ProviderSignInFlow) async throws -> BrowserRedirect {
         opened.append(url)
         if Task.isCancelled { throw AuthError.authorizationCancelled() }

@@ -7,6 +7,7 @@ public struct PKCEGrantRequest: Codable, Sendable, Equatable {
     /// The verifier whose challenge (`code_challenge`) started the flow.
     public var codeVerifier: String
 
+    /// Creates the body of an exchange.
     public init(authCode: String, codeVerifier: String) {
         self.authCode = authCode
         self.codeVerifier = codeVerifier
