@@ -38,6 +38,10 @@ extension InMemoryAuthBackend {
         /// The origins accepted in a passkey's client data (`GATEHOUSE_WEBAUTHN_ORIGINS`);
         /// empty: `https://<rp id>`, what Apple's platform authenticator reports for an app.
         public var passkeyOrigins: [String]
+        /// The providers whose sign-in page the backend simulates (a server's
+        /// `GATEHOUSE_EXTERNAL_<NAME>_CLIENT_ID`s): `github` and `google` by default; another name
+        /// is refused as the server refuses it (`validation_failed`, "Unsupported provider").
+        public var providers: Set<String>
 
         /// Creates a configuration.
         public init(
@@ -52,7 +56,8 @@ extension InMemoryAuthBackend {
             latency: Duration = .zero,
             now: @escaping @Sendable () -> Date = { Date() },
             passkeyRelyingPartyID: String? = "example.com",
-            passkeyOrigins: [String] = []
+            passkeyOrigins: [String] = [],
+            providers: Set<String> = ["github", "google"]
         ) {
             self.requiresEmailConfirmation = requiresEmailConfirmation
             self.allowsAnonymousSignIn = allowsAnonymousSignIn
@@ -66,6 +71,7 @@ extension InMemoryAuthBackend {
             self.now = now
             self.passkeyRelyingPartyID = passkeyRelyingPartyID
             self.passkeyOrigins = passkeyOrigins
+            self.providers = providers
         }
     }
 
@@ -123,6 +129,10 @@ extension InMemoryAuthBackend {
         case removePasskey
         /// A request for a reauthentication code.
         case reauthenticate
+        /// The start of a sign-in through a provider's page (`/authorize`).
+        case providerSignIn
+        /// The exchange of a provider sign-in's code for a session (`grant_type=pkce`).
+        case exchangeAuthCode
     }
 
     /// A code the backend "e-mailed".

@@ -52,7 +52,7 @@ extension InMemoryAuthBackend {
     ) -> String {
         let token = "\(provider.rawValue)-id-token-\(Self.randomToken())"
         idTokens[token] = IDTokenClaims(
-            provider: provider,
+            provider: provider.rawValue,
             subject: subject,
             email: email?.lowercased(),
             emailVerified: emailVerified,

@@ -31,7 +31,7 @@ extension InMemoryAuthBackend {
         let access = try caller.map(authenticate)
         if let access { try authorizeSensitive("link another sign-in provider", access, nonce: reauthenticationNonce) }
         let linking = access?.userID
-        guard let claims = idTokens[credential.idToken], claims.provider == credential.provider else {
+        guard let claims = idTokens[credential.idToken], claims.provider == credential.provider.rawValue else {
             throw AuthError(
                 code: .idTokenInvalid,
                 message: "The \(credential.provider.rawValue) ID token could not be verified.",
@@ -48,10 +48,10 @@ extension InMemoryAuthBackend {
         // The token carries the raw nonce's SHA-256 (Apple's convention) or, for Google only,
         // the raw nonce itself (GoogleSignIn's). As on the server, the token's own claim is what
         // is spent, so a Google token carrying a hash cannot be replayed by sending that hash.
-        guard carried == SaltedHash.sha256Hex(raw) || (claims.provider == .google && carried == raw) else {
+        guard carried == SaltedHash.sha256Hex(raw) || (claims.provider == IDTokenCredential.Provider.google.rawValue && carried == raw) else {
             throw Self.nonceInvalid("The nonce does not match the ID token's: send the raw nonce, not its hash.")
         }
-        let nonceKey = "\(claims.provider.rawValue):\(carried)"
+        let nonceKey = "\(claims.provider):\(carried)"
         guard !usedNonces.contains(nonceKey) else {
             throw Self.nonceInvalid("This nonce was used already: make a new nonce for every sign-in.")
         }
@@ -62,13 +62,13 @@ extension InMemoryAuthBackend {
         return startSession(for: userID, method: "oauth")
     }
 
-    private func resolveUser(for claims: IDTokenClaims, linkingTo caller: String?) throws -> String {
-        let key = IdentityKey(provider: claims.provider.rawValue, subject: claims.subject)
+    func resolveUser(for claims: IDTokenClaims, linkingTo caller: String?) throws -> String {
+        let key = IdentityKey(provider: claims.provider, subject: claims.subject)
         if let owner = identities[key] {
             if let caller, owner != caller, accounts[caller]?.user.isAnonymous == false {
                 throw AuthError(
                     code: .identityAlreadyExists,
-                    message: "This \(claims.provider.rawValue) account is already linked to another user.",
+                    message: "This \(claims.provider) account is already linked to another user.",
                     recoverySuggestion: "Sign in to that account instead.",
                     httpStatus: 422
                 )
@@ -88,15 +88,15 @@ extension InMemoryAuthBackend {
             guard claims.emailVerified else {
                 throw AuthError(
                     code: .emailExists,
-                    message: "An account already uses this e-mail address, and \(claims.provider.rawValue) has not "
+                    message: "An account already uses this e-mail address, and \(claims.provider) has not "
                         + "verified it, so it cannot be linked automatically.",
-                    recoverySuggestion: "Sign in to that account and link \(claims.provider.rawValue) from there.",
+                    recoverySuggestion: "Sign in to that account and link \(claims.provider) from there.",
                     httpStatus: 422
                 )
             }
             return link(claims, to: owner)
         }
-        let provider = JSONValue.string(claims.provider.rawValue)
+        let provider = JSONValue.string(claims.provider)
         let user = User(
             id: UUID().uuidString.lowercased(),
             email: claims.emailVerified ? claims.email : nil,
@@ -131,7 +131,7 @@ extension InMemoryAuthBackend {
     /// password and sessions when the provider vouches for the address.
     private func link(_ claims: IDTokenClaims, to id: String) -> String {
         guard var account = accounts[id] else { return id }
-        let key = IdentityKey(provider: claims.provider.rawValue, subject: claims.subject)
+        let key = IdentityKey(provider: claims.provider, subject: claims.subject)
         if account.user.isAnonymous {
             account.user.isAnonymous = false
             if claims.emailVerified, let email = claims.email, userID(forEmail: email) == nil {
@@ -143,7 +143,7 @@ extension InMemoryAuthBackend {
             account.user.emailConfirmedAt = now
             endSessions { $0.userID == id }
         }
-        let provider = JSONValue.string(claims.provider.rawValue)
+        let provider = JSONValue.string(claims.provider)
         var providers: [JSONValue] = []
         if case .array(let listed) = account.user.appMetadata["providers"] { providers = listed }
         if !providers.contains(provider) { providers.append(provider) }

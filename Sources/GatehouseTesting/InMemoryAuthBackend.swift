@@ -47,6 +47,10 @@ public actor InMemoryAuthBackend: AuthBackend {
     /// Passkey ceremony challenges by id.
     var passkeyChallenges: [String: PasskeyChallengeEntry] = [:]
     var usedNonces: Set<String> = []
+    /// Sign-ins through a simulated provider's page, waiting for its consent, by flow id.
+    var providerFlows: [String: ProviderFlowRecord] = [:]
+    /// Codes of consented sign-ins, waiting for their exchange, by code.
+    var authCodes: [String: AuthCodeRecord] = [:]
     var sent: [SentCode] = []
     var failures: [Operation: [AuthError]] = [:]
     var offline = false

@@ -65,7 +65,8 @@ struct CodeRecord {
 
 /// What a fake ID token stands for.
 struct IDTokenClaims {
-    var provider: IDTokenCredential.Provider
+    /// The provider's name (`apple`, `google`, or a simulated page's provider, `github`).
+    var provider: String
     var subject: String
     var email: String?
     /// Whether the provider vouches for the address (Apple: verified; Google: verified and
@@ -76,7 +77,7 @@ struct IDTokenClaims {
 
     /// The identity the user object lists for it.
     var identity: UserIdentity {
-        UserIdentity(provider: provider.rawValue, subject: subject, email: email)
+        UserIdentity(provider: provider, subject: subject, email: email)
     }
 }
 

@@ -46,6 +46,12 @@ extension StringProtocol {
     ) -> String { fatalError() }
     public func components<T: StringProtocol>(separatedBy separator: T) -> [String] { fatalError() }
     public func components(separatedBy separator: CharacterSet) -> [String] { fatalError() }
+    // NSStringAPI.swift: percent encoding, over NSURL.h's nullable
+    // `-stringByAddingPercentEncodingWithAllowedCharacters:` and `stringByRemovingPercentEncoding`
+    // (https://developer.apple.com/documentation/swift/stringprotocol/addingpercentencoding(withallowedcharacters:),
+    // https://developer.apple.com/documentation/swift/stringprotocol/removingpercentencoding).
+    public func addingPercentEncoding(withAllowedCharacters allowedCharacters: CharacterSet) -> String? { fatalError() }
+    public var removingPercentEncoding: String? { fatalError() }
     public func range<T: StringProtocol>(
         of aString: T,
         options mask: String.CompareOptions = [],

@@ -13,6 +13,8 @@ public struct URL: Equatable, Sendable, Hashable {
     public var host: String? { fatalError() }
     public var port: Int? { fatalError() }
     public var path: String { fatalError() }
+    // FoundationEssentials/URL/URL.swift: `public var absoluteString: String { get }`
+    public var absoluteString: String { fatalError() }
     public var lastPathComponent: String { fatalError() }
     public func appendingPathComponent(_ pathComponent: String, isDirectory: Bool) -> URL { fatalError() }
     public func appendingPathComponent(_ pathComponent: String) -> URL { fatalError() }
@@ -48,6 +50,32 @@ public struct URLComponents: Hashable, Equatable, Sendable {
     public init?(url: __shared URL, resolvingAgainstBaseURL resolve: Bool) { fatalError() }
     public init?(string: __shared String) { fatalError() }
     public var url: URL? { fatalError() }
+    // FoundationEssentials/URL/URLComponents.swift: the parts, each `{ get set }`; the
+    // percent-encoded forms as stored, the others decoded.
+    public var scheme: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var host: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var port: Int? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var fragment: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var percentEncodedPath: String {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    public var percentEncodedQuery: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
     public var path: String {
         get { fatalError() }
         set { fatalError() }

@@ -194,11 +194,13 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
         .register(on: router)
     OperationsController(storage: services.storage, readinessTimeout: services.configuration.readinessTimeout)
         .register(on: router)
-    SignUpController(signUp: services.signUp, anonymous: services.anonymousSignUp).register(on: router)
+    SignUpController(signUp: services.signUp, anonymous: services.anonymousSignUp, redirects: services.redirects)
+        .register(on: router)
     TokenController(
         password: services.passwordSignIn,
         refresh: services.refreshRotation,
-        idToken: services.idTokenSignIn
+        idToken: services.idTokenSignIn,
+        pkce: services.pkceExchange
     )
     .register(on: tokenRoute)
     CodeController(
@@ -206,17 +208,31 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
         magicCode: services.magicCodeRequest,
         recovery: services.passwordRecovery,
         resend: services.codeResend,
-        redirects: RedirectPolicy(
-            siteURL: services.configuration.siteURL,
-            allowList: services.configuration.uriAllowList
-        )
+        redirects: services.redirects
     )
     .register(on: router)
+    let oauth = OAuthController(authorization: services.oauthAuthorization, callback: services.oauthCallback)
+    // The provider's page is opened by a browser, the callback comes from one: both count against
+    // their own window per client address, as `/token` does.
+    oauth.register(
+        on: router.group()
+            .add(
+                middleware: RateLimitMiddleware(
+                    limiter: services.limiter,
+                    bucket: .oauth,
+                    limit: services.configuration.rateLimits.token,
+                    window: 300,
+                    now: services.now
+                )
+            )
+    )
+    oauth.registerLinking(on: signedIn)
     UserController(
         update: services.userUpdate,
         deletion: services.accountDeletion,
         logout: services.logout,
-        reauthentication: services.reauthentication
+        reauthentication: services.reauthentication,
+        redirects: services.redirects
     )
     .register(on: signedIn)
     IdentityController(unlink: services.identityUnlink).register(on: signedIn)

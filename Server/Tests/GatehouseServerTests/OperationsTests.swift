@@ -103,6 +103,12 @@ struct OperationsTests {
             let user = try await client.send(.patch, "/admin/users/\(UUID().uuidString)", json: "{}")
             #expect(user.status == .methodNotAllowed && user.header("Allow") == "DELETE, GET, PUT")
             #expect(user.header("x-sb-error-code") == "method_not_allowed")
+            // A literal path beside a capture (found by schemathesis, issue 36): the router takes
+            // the literal, so `Allow` names only its methods, and the capture's path keeps its own.
+            let authorize = try await client.send(.options, "/user/identities/authorize")
+            #expect(authorize.status == .methodNotAllowed && authorize.header("Allow") == "GET")
+            let identity = try await client.send(.options, "/user/identities/\(UUID().uuidString)")
+            #expect(identity.status == .methodNotAllowed && identity.header("Allow") == "DELETE")
             let unknown = try await client.get("/no/such/route")
             #expect(unknown.status == .notFound && unknown.errorCode == "not_found")
             #expect(unknown.header("Allow") == nil)

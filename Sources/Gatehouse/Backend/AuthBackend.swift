@@ -116,6 +116,16 @@ public protocol AuthBackend: Sendable {
     /// ``ErrorCode/notSupported``.
     func endSession(id: UUID, nonce: String?, for session: Session) async throws -> EndedSession
 
+    /// The URL that starts `flow` at its provider's page: the server's
+    /// `GET /authorize?provider=…&redirect_to=…&scopes=…&code_challenge=…&code_challenge_method=s256`.
+    /// Defaults to ``ErrorCode/notSupported``.
+    func providerSignInURL(for flow: ProviderSignInFlow) async throws -> URL
+
+    /// Exchanges the `auth_code` of a sign-in's redirect for a session, proving with the PKCE
+    /// `verifier` whose challenge started the flow (`POST /token?grant_type=pkce`). Each code
+    /// works once. Defaults to ``ErrorCode/notSupported``.
+    func exchangeAuthCode(_ code: String, verifier: String) async throws -> Session
+
     /// A short name for the server this backend talks to (for HTTP backends, its host), which
     /// the default session store puts in its item name so that staging and production, or two
     /// servers, never share a stored session. Defaults to `"default"`.
@@ -130,6 +140,16 @@ extension AuthBackend {
     public func deleteAccount(_ session: Session, nonce: String?) async throws {
         try Self.refuseCode(nonce)
         try await deleteAccount(session)
+    }
+
+    /// ``ErrorCode/notSupported``.
+    public func providerSignInURL(for flow: ProviderSignInFlow) async throws -> URL {
+        throw AuthError.notSupported("signing in through a provider's page")
+    }
+
+    /// ``ErrorCode/notSupported``.
+    public func exchangeAuthCode(_ code: String, verifier: String) async throws -> Session {
+        throw AuthError.notSupported("signing in through a provider's page")
     }
 
     /// ``ErrorCode/notSupported``.

@@ -14,6 +14,11 @@ public struct WireSession: Codable, Sendable, Equatable {
     public var user: WireUser
     /// Reasons the password used to sign in is weak, when it is.
     public var weakPassword: WeakPasswordInfo?
+    /// The provider's access token, after a sign-in through a provider's page (`/callback`, then
+    /// `grant_type=pkce`), for calling the provider's API; `nil` otherwise.
+    public var providerToken: String?
+    /// The provider's refresh token, when the provider issued one.
+    public var providerRefreshToken: String?
 
     /// Creates a session as the server returns it.
     public init(
@@ -23,7 +28,9 @@ public struct WireSession: Codable, Sendable, Equatable {
         expiresAt: Int,
         refreshToken: String,
         user: WireUser,
-        weakPassword: WeakPasswordInfo? = nil
+        weakPassword: WeakPasswordInfo? = nil,
+        providerToken: String? = nil,
+        providerRefreshToken: String? = nil
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -32,6 +39,8 @@ public struct WireSession: Codable, Sendable, Equatable {
         self.refreshToken = refreshToken
         self.user = user
         self.weakPassword = weakPassword
+        self.providerToken = providerToken
+        self.providerRefreshToken = providerRefreshToken
     }
 
     enum CodingKeys: String, CodingKey {
@@ -42,6 +51,8 @@ public struct WireSession: Codable, Sendable, Equatable {
         case expiresAt = "expires_at"
         case refreshToken = "refresh_token"
         case weakPassword = "weak_password"
+        case providerToken = "provider_token"
+        case providerRefreshToken = "provider_refresh_token"
     }
 }
 

@@ -99,6 +99,7 @@ struct CodeDelivery: Sendable {
         for userID: UUID,
         to admitted: MailBudget.Admission,
         spacing rule: Spacing,
+        pkce: EmailPKCE? = nil,
         in tx: any StorageTransaction,
         now: Date
     ) async throws -> Mail? {
@@ -110,8 +111,14 @@ struct CodeDelivery: Sendable {
             }
         }
         let email = admitted.address
-        let issued = try await issueUnmailed(purpose, for: userID, to: email, in: tx, now: now)
-        let mail = template.mail(to: email, purpose: purpose, code: issued.code, link: issued.linkToken)
+        let issued = try await issueUnmailed(purpose, for: userID, to: email, pkce: pkce, in: tx, now: now)
+        let mail = template.mail(
+            to: email,
+            purpose: purpose,
+            code: issued.code,
+            link: issued.linkToken,
+            redirectTo: pkce?.redirectTo
+        )
         let code = MailedCode(userID: userID, purpose: purpose, linkHash: issued.record.linkHash)
         try await outbox.enqueue(mail, code: code, in: tx, now: now)
         return mail
@@ -124,16 +131,40 @@ struct CodeDelivery: Sendable {
     }
 
     /// Issues and stores a code without composing mail, for an admin who delivers it
-    /// (`POST /admin/generate_link`).
+    /// (`POST /admin/generate_link`). With `pkce`, the code's link (`pkce_…`) gets a flow that
+    /// waits for it: `GET /verify` then answers with an `auth_code` for the verifier's holder.
     func issueUnmailed(
         _ purpose: CodePurpose,
         for userID: UUID,
         to email: String,
+        pkce: EmailPKCE? = nil,
         in tx: any StorageTransaction,
         now: Date
     ) async throws -> OneTimeCodes.Issued {
-        let issued = codes.issue(userID: userID, purpose: purpose, email: email, now: now, lifetime: lifetime)
+        let issued = codes.issue(
+            userID: userID,
+            purpose: purpose,
+            email: email,
+            now: now,
+            lifetime: lifetime,
+            linkPrefix: pkce == nil ? "" : EmailPKCE.linkPrefix
+        )
         try await tx.upsertCode(issued.record)
+        if let pkce {
+            try await tx.insertFlowState(
+                FlowStateRecord(
+                    linkHash: issued.record.linkHash,
+                    provider: "email",
+                    authenticationMethod: purpose.signInMethod,
+                    redirectTo: pkce.redirectTo,
+                    codeChallenge: pkce.challenge.challenge,
+                    codeChallengeMethod: pkce.challenge.method.rawValue,
+                    userID: userID,
+                    createdAt: now,
+                    expiresAt: issued.record.expiresAt
+                )
+            )
+        }
         return issued
     }
 

@@ -29,10 +29,18 @@ struct OneTimeCodes: Sendable {
         return String(repeating: "0", count: 6 - text.count) + text
     }
 
-    /// A new code for `purpose`, sent to `email`, valid `lifetime` seconds from `now`.
-    func issue(userID: UUID, purpose: CodePurpose, email: String, now: Date, lifetime: TimeInterval) -> Issued {
+    /// A new code for `purpose`, sent to `email`, valid `lifetime` seconds from `now`; its link
+    /// token starts with `linkPrefix` (`pkce_` for a PKCE flow's link, as GoTrue's).
+    func issue(
+        userID: UUID,
+        purpose: CodePurpose,
+        email: String,
+        now: Date,
+        lifetime: TimeInterval,
+        linkPrefix: String = ""
+    ) -> Issued {
         let code = Self.digits()
-        let link = Base64URL.encode(SecureRandom.bytes(32))
+        let link = linkPrefix + Base64URL.encode(SecureRandom.bytes(32))
         let record = CodeRecord(
             userID: userID,
             purpose: purpose,

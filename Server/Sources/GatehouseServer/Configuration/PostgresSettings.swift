@@ -16,16 +16,20 @@ public struct PostgresSettings: Sendable, Equatable {
     public var tls: TLSMode
     /// The most connections one server keeps open (`GATEHOUSE_DATABASE_POOL_SIZE`, default 10).
     public var poolSize: Int
-    /// Whether the pool opens all ``poolSize`` connections at start and keeps them (the
-    /// default), or opens them on demand and closes one after a minute unused (test suites,
-    /// which make hundreds of databases at once). A kept connection arms no timer when it goes
-    /// back to the pool: PostgresNIO arms an idle timer (and a keep-alive) per return, and on
-    /// Linux a cancelled timer holds its task until its deadline, so at thousands of requests a
-    /// second those timers held about 200 MiB (issue 20's soak).
-    public var keepsConnectionsOpen = true
+    /// Whether the pool opens all ``poolSize`` connections at start and keeps them, or opens
+    /// them on demand and closes one after ``idleTimeout`` unused (the default). Kept
+    /// connections arm no idle timer per return (on Linux a cancelled timer holds its task until
+    /// its deadline: issue 20's soak saw about 200 MiB at thousands of requests a second with a
+    /// 60-s timeout), but PostgresNIO 1.33.2 stops the process on a precondition
+    /// (`PoolStateMachine+ConnectionGroup.swift:163`, `minimumConcurrentConnections <=
+    /// stats.active`) when PostgreSQL restarts under a pool with a minimum (issue 32's outage
+    /// test crashed or hung on it; postgres-nio issue 479 is the same family). A server that
+    /// survives a database restart comes first, so connections are opened on demand, and the
+    /// short ``idleTimeout`` bounds what cancelled timers hold (about 10 s of requests).
+    public var keepsConnectionsOpen = false
     /// How long a connection opened on demand (``keepsConnectionsOpen`` off) stays unused
     /// before the pool closes it.
-    public var idleTimeout: Duration = .seconds(60)
+    public var idleTimeout: Duration = .seconds(10)
     /// How long a statement waits for a pooled connection before the request is answered 503
     /// `database_unavailable`: while PostgreSQL is down or restarting the pool retries its
     /// connections and would hold every request until then (and its circuit breaker opens only

@@ -79,7 +79,17 @@ extension ServerConfiguration {
             apple.jwksURL = appleBaseURL.appendingPathComponent("auth/keys")
         }
         apple = try reader.provider("APPLE", defaults: apple)
-        appleAccount = try reader.appleAccount(clientIDs: apple.clientIDs)
+        try readExternalProviders(reader)
+        let appleWeb = externalProviders.first { $0.kind == .apple }
+        appleAccount = try reader.appleAccount(clientIDs: apple.clientIDs + (appleWeb.map { [$0.clientID] } ?? []))
+        if let appleWeb, appleWeb.secret == nil, appleAccount == nil {
+            throw ConfigurationError(
+                variable: "GATEHOUSE_APPLE_TEAM_ID, GATEHOUSE_APPLE_KEY_ID, GATEHOUSE_APPLE_PRIVATE_KEY",
+                problem: "must be set for Sign in with Apple on the web (GATEHOUSE_EXTERNAL_APPLE_CLIENT_ID): the "
+                    + "server signs its client secret with the developer key (or set GATEHOUSE_EXTERNAL_APPLE_SECRET "
+                    + "to a client-secret JWT made beforehand)"
+            )
+        }
         if let seconds = try reader.integer("GATEHOUSE_APPLE_REVOCATION_SECONDS", in: 1...86_400) {
             appleRevocationInterval = TimeInterval(seconds)
         }

@@ -19,6 +19,7 @@ extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvert
                 "host": host, "port": port, "database": database, "jwtSecret": secret(jwtSecret),
                 "issuer": issuer, "siteURL": siteURL, "smtp": smtp.map(\.description) ?? "nil",
                 "serverSecret": secret(serverSecret), "rateLimits": rateLimits,
+                "externalProviders": externalProviders.map(\.description),
             ],
             displayStyle: .struct
         )

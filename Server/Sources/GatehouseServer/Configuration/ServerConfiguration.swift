@@ -52,6 +52,9 @@ public struct ServerConfiguration: Sendable {
     public var appleRevocationInterval: TimeInterval = 60
     /// Sign in with Google (`GATEHOUSE_GOOGLE_CLIENT_IDS`, `GATEHOUSE_GOOGLE_JWKS_URL`).
     public var google = IdentityProviderSettings.google
+    /// Providers whose page signs people in through the browser (`GET /authorize`):
+    /// `GATEHOUSE_EXTERNAL_<NAME>_CLIENT_ID` and its siblings (``ExternalProviderSettings``).
+    public var externalProviders: [ExternalProviderSettings] = []
     /// Seconds an ID token's `exp`/`nbf`/`iat` may be off (clock skew with the provider).
     public var idTokenLeeway: TimeInterval = 30
     /// Secret for refresh tokens and code HMACs; when `nil`, kept in a 0600 file beside the database.

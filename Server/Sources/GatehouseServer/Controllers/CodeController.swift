@@ -14,8 +14,13 @@ struct CodeController {
 
     func register(on router: some RouterMethods<AppRequestContext>) {
         router.post("otp") { request, context in
-            let body = try await JSONBody.decode(OTPRequest.self, from: request, context: context)
-            try await magicCode(body, ip: context.clientKey)
+            let (body, fields) = try await JSONBody.decode(
+                OTPRequest.self,
+                PKCEFields.self,
+                from: request,
+                context: context
+            )
+            try await magicCode(body, pkce: try pkce(fields, request), ip: context.clientKey)
             return try JSONBody.empty(request: request)
         }
         router.post("verify") { request, context in
@@ -29,28 +34,47 @@ struct CodeController {
                     ["msg": Self.otherSidePendingMessage, "code": "200"],
                     request: request
                 )
+            case .authorizationCode:
+                // Only a followed link (`GET /verify`) answers with a code.
+                throw APIError.unexpected
             }
         }
         router.get("verify") { request, context in try await verifyLink(request, context) }
         router.post("recover") { request, context in
-            let body = try await JSONBody.decode(RecoverRequest.self, from: request, context: context)
-            try await recovery(body, ip: context.clientKey)
+            let (body, fields) = try await JSONBody.decode(
+                RecoverRequest.self,
+                PKCEFields.self,
+                from: request,
+                context: context
+            )
+            try await recovery(body, pkce: try pkce(fields, request), ip: context.clientKey)
             return try JSONBody.empty(request: request)
         }
         router.post("resend") { request, context in
-            let body = try await JSONBody.decode(ResendRequest.self, from: request, context: context)
-            try await resend(body, ip: context.clientKey)
+            let (body, fields) = try await JSONBody.decode(
+                ResendRequest.self,
+                PKCEFields.self,
+                from: request,
+                context: context
+            )
+            try await resend(body, pkce: try pkce(fields, request), ip: context.clientKey)
             return try JSONBody.empty(request: request)
         }
     }
 
     /// `GET /verify?token=&type=&redirect_to=`: a 303 to the site with the session in the fragment.
+    /// A link mailed with a PKCE challenge (`pkce_…`) goes to its flow's target with `?code=`
+    /// instead, for the verifier's holder to exchange, and its answers carry errors and messages
+    /// in the query too (GoTrue's PKCE form).
     func verifyLink(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        let target = redirects.target(query.get("redirect_to"))
-        var fragment: String
+        let token = query.get("token")
+        var flow: FlowStateRecord?
+        if let token { flow = await verification.pkceFlow(linkToken: token) }
+        let target = flow?.redirectTo ?? redirects.target(query.get("redirect_to"))
+        let location: String
         do {
-            guard let token = query.get("token"), let type = query.get("type") else {
+            guard let token, let type = query.get("type") else {
                 throw APIError.validation("Verify requires a token and a type")
             }
             let answer = try await verification(
@@ -59,29 +83,42 @@ struct CodeController {
                     tokenHash: token,
                     device: DeviceLabel.resolve(field: nil, headers: request.headers)
                 ),
+                followsLink: true,
                 ip: context.clientKey
             )
-            guard case .session(let session) = answer else {
-                let message = Self.otherSidePendingMessage.addingPercentEncoding(withAllowedCharacters: .alphanumerics)
-                var headers = HTTPFields()
-                headers[.location] = "\(target)#message=\(message ?? "")&sb="
-                return Response(status: .seeOther, headers: headers)
+            switch answer {
+            case .session(let session):
+                location = OAuthRedirect.tokens(session, type: type, to: target)
+            case .authorizationCode(let code, let redirectTo):
+                location = OAuthRedirect.code(code, to: redirectTo)
+            case .otherSidePending:
+                let message = [("message", Self.otherSidePendingMessage)]
+                location = OAuthRedirect.adding(
+                    query: flow == nil ? [] : message,
+                    fragment: message + [("sb", "")],
+                    to: target
+                )
             }
-            fragment = [
-                "access_token=\(session.accessToken)", "expires_at=\(session.expiresAt)",
-                "expires_in=\(session.expiresIn)",
-                "refresh_token=\(session.refreshToken)", "token_type=bearer", "type=\(type)", "sb=",
-            ].joined(separator: "&")
         } catch let error as APIError {
-            let oauth =
-                error.status == .forbidden
-                ? "access_denied" : error.status.code >= 500 ? "server_error" : "invalid_request"
-            let message = error.message.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            fragment = "error=\(oauth)&error_code=\(error.code.rawValue)&error_description=\(message)&sb="
+            if flow != nil {
+                location = OAuthRedirect.error(error, to: target)
+            } else {
+                let fields = [
+                    ("error", OAuthRedirect.oauthError(for: error)), ("error_code", error.code.rawValue),
+                    ("error_description", error.message), ("sb", ""),
+                ]
+                location = OAuthRedirect.adding(query: [], fragment: fields, to: target)
+            }
         }
         var headers = HTTPFields()
-        headers[.location] = "\(target)#\(fragment)"
+        headers[.location] = location
+        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         return Response(status: .seeOther, headers: headers)
+    }
+
+    /// The PKCE binding of a request that sent `fields` (and `redirect_to` in its query).
+    private func pkce(_ fields: PKCEFields, _ request: Request) throws -> EmailPKCE? {
+        try EmailPKCE.from(fields, redirectTo: request.uri.queryParameters.get("redirect_to"), policy: redirects)
     }
 
     /// GoTrue's answer when one side of a secure e-mail change is confirmed (supabase-swift

@@ -21,10 +21,7 @@ struct MetadataController {
         }
         router.get("settings") { request, _ in
             let settings: [String: JSONValue] = [
-                "external": [
-                    "anonymous_users": .bool(configuration.anonymousUsers), "email": true, "phone": false,
-                    "apple": .bool(configuration.apple.isEnabled), "google": .bool(configuration.google.isEnabled),
-                ],
+                "external": .object(Self.external(configuration)),
                 "disable_signup": .bool(configuration.signupDisabled),
                 "mailer_autoconfirm": .bool(configuration.mailerAutoconfirm),
                 "phone_autoconfirm": false,
@@ -39,5 +36,20 @@ struct MetadataController {
             response.headers[.cacheControl] = "public, max-age=600"
             return response
         }
+    }
+
+    /// `/settings`' `external`, as GoTrue lists it: each way in and whether it is on. A provider
+    /// is on for its ID tokens (`GATEHOUSE_APPLE_CLIENT_IDS`) or its page
+    /// (`GATEHOUSE_EXTERNAL_<NAME>_CLIENT_ID`); every provider named by the operator is listed.
+    static func external(_ configuration: ServerConfiguration) -> [String: JSONValue] {
+        let web = Set(configuration.externalProviders.map(\.name))
+        var external: [String: JSONValue] = [
+            "anonymous_users": .bool(configuration.anonymousUsers), "email": true, "phone": false,
+            "apple": .bool(configuration.apple.isEnabled || web.contains("apple")),
+            "google": .bool(configuration.google.isEnabled || web.contains("google")),
+            "github": .bool(web.contains("github")),
+        ]
+        for name in web where external[name] == nil { external[name] = true }
+        return external
     }
 }

@@ -8,20 +8,33 @@ import Hummingbird
 struct SignUpController {
     let signUp: SignUp
     let anonymous: AnonymousSignUp
+    /// Where a PKCE sign-up's link may land (`redirect_to`).
+    let redirects: RedirectPolicy
 
     func register(on router: some RouterMethods<AppRequestContext>) {
         router.post("signup") { request, context in try await signUp(request, context) }
     }
 
     func signUp(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        var body = try await JSONBody.decode(SignUpRequest.self, from: request, context: context)
+        let (decoded, fields) = try await JSONBody.decode(
+            SignUpRequest.self,
+            PKCEFields.self,
+            from: request,
+            context: context
+        )
+        var body = decoded
         body.device = DeviceLabel.resolve(field: body.device, headers: request.headers)
         guard body.email != nil || body.password != nil else {
             let session = try await anonymous(body, ip: context.clientKey)
             AuthMetrics.signUp(.anonymous)
             return try JSONBody.response(session, request: request)
         }
-        let answer = try await signUp(body, ip: context.clientKey)
+        let pkce = try EmailPKCE.from(
+            fields,
+            redirectTo: request.uri.queryParameters.get("redirect_to"),
+            policy: redirects
+        )
+        let answer = try await signUp(body, pkce: pkce, ip: context.clientKey)
         // Counted also when the address was registered already (the answer must not tell).
         AuthMetrics.signUp(.password)
         switch answer {

@@ -3,7 +3,7 @@ import GatehouseCore
 import HTTPTypes
 import Hummingbird
 
-/// `POST /token?grant_type=password|refresh_token|id_token`: one flow per grant.
+/// `POST /token?grant_type=password|refresh_token|id_token|pkce`: one flow per grant.
 ///
 /// Registered behind ``RateLimitMiddleware`` (every grant counts) and ``BearerMiddleware``
 /// (an ID token may link to the caller).
@@ -11,6 +11,7 @@ struct TokenController {
     let password: PasswordSignIn
     let refresh: RefreshRotation
     let idToken: IDTokenSignIn
+    let pkce: PKCEExchange
 
     func register(on router: some RouterMethods<AppRequestContext>) {
         router.post("token") { request, context in try await token(request, context) }
@@ -43,6 +44,11 @@ struct TokenController {
                     ip: context.clientKey
                 )
             }
+            return try JSONBody.response(session, request: request)
+        case "pkce":
+            let body = try await JSONBody.decode(PKCEGrantRequest.self, from: request, context: context)
+            let device = DeviceLabel.resolve(field: nil, headers: request.headers)
+            let session = try await Self.counted(.pkce) { try await pkce(body, device: device, ip: context.clientKey) }
             return try JSONBody.response(session, request: request)
         default:
             throw APIError(.badRequest, .invalidCredentials, "Unsupported grant type")

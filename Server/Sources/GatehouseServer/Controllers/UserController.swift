@@ -10,6 +10,8 @@ struct UserController {
     let deletion: AccountDeletion
     let logout: Logout
     let reauthentication: Reauthentication
+    /// Where a PKCE address change's links may land (`redirect_to`).
+    let redirects: RedirectPolicy
 
     /// The optional body of `DELETE /user`.
     struct DeleteUserRequest: Decodable {
@@ -21,8 +23,18 @@ struct UserController {
             try JSONBody.response(try context.requireCaller().user.wire, request: request)
         }
         router.put("user") { request, context in
-            let body = try await JSONBody.decode(UpdateUserRequest.self, from: request, context: context)
-            let updated = try await update(body, caller: try context.requireCaller(), ip: context.clientKey)
+            let (body, fields) = try await JSONBody.decode(
+                UpdateUserRequest.self,
+                PKCEFields.self,
+                from: request,
+                context: context
+            )
+            let pkce = try EmailPKCE.from(
+                fields,
+                redirectTo: request.uri.queryParameters.get("redirect_to"),
+                policy: redirects
+            )
+            let updated = try await update(body, caller: try context.requireCaller(), pkce: pkce, ip: context.clientKey)
             return try JSONBody.response(updated.wire, request: request)
         }
         router.delete("user") { request, context in

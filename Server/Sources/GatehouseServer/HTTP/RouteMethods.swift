@@ -24,17 +24,25 @@ final class RouteMethods: Sendable {
         routes.withLock { $0 = byPath.map { Route(components: $0.key, methods: $0.value) } }
     }
 
-    /// The methods a path answers (empty when no route has it), sorted, for `Allow`.
+    /// The methods a path answers (empty when no route has it), sorted, for `Allow`. Where a
+    /// literal component and a capture both match (`/user/identities/authorize` and
+    /// `/user/identities/{identity_id}`), only the routes the router picks count: it prefers the
+    /// literal, component by component from the left.
     func methods(for path: String) -> [String] {
         let components = path.split(separator: "/", omittingEmptySubsequences: true)
         let methods = routes.withLock { routes in
-            routes.filter { route in
-                route.components.count == components.count
-                    && zip(route.components, components).allSatisfy {
-                        $0.hasPrefix("{") || $0.hasPrefix(":") || $0 == $1
-                    }
+            let matches = routes.compactMap { route -> (literals: [Bool], methods: Set<String>)? in
+                guard route.components.count == components.count else { return nil }
+                var literals: [Bool] = []
+                for (pattern, component) in zip(route.components, components) {
+                    let isCapture = pattern.hasPrefix("{") || pattern.hasPrefix(":")
+                    guard isCapture || pattern == component else { return nil }
+                    literals.append(!isCapture)
+                }
+                return (literals, route.methods)
             }
-            .reduce(into: Set<String>()) { $0.formUnion($1.methods) }
+            let specific = matches.map(\.literals).max { $0.lexicographicallyPrecedes($1) { !$0 && $1 } }
+            return matches.filter { $0.literals == specific }.reduce(into: Set<String>()) { $0.formUnion($1.methods) }
         }
         return methods.sorted()
     }

@@ -66,6 +66,8 @@ struct UserJSON {
         json.string("access_token", session.accessToken)
         json.integer("expires_at", session.expiresAt)
         json.integer("expires_in", session.expiresIn)
+        if let token = session.providerRefreshToken { json.string("provider_refresh_token", token) }
+        if let token = session.providerToken { json.string("provider_token", token) }
         json.string("refresh_token", session.refreshToken)
         json.string("token_type", session.tokenType)
         json.key("user")

@@ -2,7 +2,7 @@ import Foundation
 import GatehouseCore
 import JWTKit
 
-/// The claims of an Apple or Google ID token that the server reads. Every check happens in
+/// The claims of an ID token (Apple's, Google's, any OpenID Connect provider's) that the server reads. Every check happens in
 /// ``IDTokenVerifier`` (with a clear message per failure), so `verify(using:)` does nothing.
 struct IDTokenClaims: JWTPayload, Equatable {
     var issuer: String?
@@ -19,6 +19,10 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var authorizedPresenter: String?
     var hostedDomain: String?
     var name: String?
+    var givenName: String?
+    var familyName: String?
+    var preferredUsername: String?
+    var picture: String?
 
     enum CodingKeys: String, CodingKey {
         case issuer = "iss"
@@ -32,6 +36,10 @@ struct IDTokenClaims: JWTPayload, Equatable {
         case isPrivateEmail = "is_private_email"
         case authorizedPresenter = "azp"
         case hostedDomain = "hd"
+        case givenName = "given_name"
+        case familyName = "family_name"
+        case preferredUsername = "preferred_username"
+        case picture
     }
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
@@ -46,6 +54,10 @@ struct IDTokenClaims: JWTPayload, Equatable {
         if let isPrivateEmail { data["is_private_email"] = .bool(isPrivateEmail.value) }
         if let name { data["name"] = .string(name) }
         if let hostedDomain { data["hd"] = .string(hostedDomain) }
+        if let givenName { data["given_name"] = .string(givenName) }
+        if let familyName { data["family_name"] = .string(familyName) }
+        if let preferredUsername { data["preferred_username"] = .string(preferredUsername) }
+        if let picture { data["picture"] = .string(picture) }
         return data
     }
 }

@@ -3,42 +3,33 @@ import GatehouseCore
 import HTTPTypes
 import JWTKit
 
-/// Checks an Apple or Google ID token (security.md section 7): signature by the provider's
-/// published key named in the header, `iss`, `aud` (and Google's `azp`) among the configured
-/// client ids, `exp`/`nbf`/`iat` within the leeway, and the nonce. Each failure is a 400 with a
-/// message that says which check failed; a key-set outage is a 503.
+/// Checks an Apple or Google ID token of the ID-token grant (security.md section 7): the token's
+/// checks (``IDTokenCheck``: signature by the provider's published key named in the header,
+/// `iss`, `aud` and Google's `azp` among the configured client ids, `exp`/`nbf`/`iat` within the
+/// leeway), then the nonce. Each failure is a 400 with a message that says which check failed; a
+/// key-set outage is a 503.
 struct IDTokenVerifier: Sendable {
     let provider: IdentityProvider
     let settings: IdentityProviderSettings
     let keys: ProviderKeySet
     let leeway: TimeInterval
 
+    /// The token's checks, with this provider's issuers and the server's client ids.
+    var check: IDTokenCheck {
+        IDTokenCheck(
+            displayName: provider.displayName,
+            issuers: provider.issuers,
+            audiences: settings.clientIDs,
+            checksAuthorizedPresenter: provider == .google,
+            keys: keys,
+            leeway: leeway
+        )
+    }
+
     func verify(_ token: String, rawNonce: String?, now: Date) async throws -> VerifiedIDToken {
-        let header = try Self.header(of: token)
-        guard let kid = header["kid"] as? String, !kid.isEmpty else { throw invalid("has no key id (kid)") }
-        guard let alg = header["alg"] as? String else { throw invalid("has no algorithm (alg)") }
-        let claims: IDTokenClaims
-        do {
-            claims = try await keys.verify(token, kid: kid, alg: alg, now: now)
-        } catch let failure as ProviderKeySet.Failure {
-            switch failure {
-            case .unavailable:
-                throw APIError(
-                    .serviceUnavailable,
-                    .providerUnavailable,
-                    "\(provider.displayName)'s signing keys could not be fetched. Try again in a minute.",
-                    retryAfter: 60
-                )
-            case .unknownKey: throw invalid("is signed by a key \(provider.displayName) does not publish")
-            case .wrongAlgorithm: throw invalid("uses an algorithm its key does not have (\(alg))")
-            case .badSignature: throw invalid("has a signature that does not verify")
-            }
-        }
-        try check(claims, now: now)
+        let claims = try await check.claims(of: token, now: now)
         let nonceHash = try checkNonce(claims.nonce, rawNonce: rawNonce)
-        guard let subject = claims.subject, !subject.isEmpty, subject.utf8.count <= 255 else {
-            throw invalid("has no usable subject (sub)")
-        }
+        let subject = claims.subject ?? ""
         let email = claims.email.flatMap { try? EmailAddress.normalized($0) }
         return VerifiedIDToken(
             provider: provider,
@@ -49,30 +40,6 @@ struct IDTokenVerifier: Sendable {
             nonceHash: nonceHash,
             expiresAt: Date(timeIntervalSince1970: claims.expires ?? now.timeIntervalSince1970)
         )
-    }
-
-    private func check(_ claims: IDTokenClaims, now: Date) throws {
-        guard let issuer = claims.issuer, provider.issuers.contains(issuer) else {
-            throw invalid("was not issued by \(provider.displayName) (iss)")
-        }
-        let audiences = claims.audience?.value ?? []
-        guard !audiences.isEmpty, audiences.allSatisfy(settings.clientIDs.contains) else {
-            throw invalid("is for another app (aud is not one of this server's client ids)")
-        }
-        if provider == .google, let presenter = claims.authorizedPresenter,
-            !settings.clientIDs.contains(presenter)
-        {
-            throw invalid("was requested by another app (azp is not one of this server's client ids)")
-        }
-        let seconds = now.timeIntervalSince1970
-        guard let expires = claims.expires else { throw invalid("has no expiry (exp)") }
-        guard seconds <= expires + leeway else { throw invalid("has expired (exp)") }
-        if let notBefore = claims.notBefore, seconds + leeway < notBefore {
-            throw invalid("is not valid yet (nbf)")
-        }
-        if let issuedAt = claims.issuedAt, issuedAt > seconds + leeway {
-            throw invalid("was issued in the future (iat)")
-        }
     }
 
     /// The client sends the raw nonce; the token carries its SHA-256 hex (Apple's convention,
@@ -110,10 +77,6 @@ struct IDTokenVerifier: Sendable {
                 : "The nonce does not match the ID token's: send the raw nonce, not its hash, and request "
                     + "the token with the nonce's SHA-256."
         )
-    }
-
-    private func invalid(_ problem: String) -> APIError {
-        APIError(.badRequest, .idTokenInvalid, "The \(provider.displayName) ID token \(problem).")
     }
 
     /// The decoded JOSE header, read only to pick a key.

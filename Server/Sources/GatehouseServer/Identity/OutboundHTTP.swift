@@ -6,16 +6,19 @@ import NIOSSL
 
 /// One outbound HTTP/1.1 request on SwiftNIO (a `GET`, or a `POST` with a body), over TLS
 /// (certificate and host name verified against the system's roots) for `https` URLs: what
-/// fetching a provider's key set and posting a form to Apple need, without Foundation's
-/// URLSession, which on Linux loads libcurl and its TLS, Kerberos and LDAP libraries into the
-/// server (about 6 MiB of resident memory). No redirects, no proxies, no compression; the
-/// response body is bounded; the whole exchange has one deadline.
+/// fetching a provider's key set, posting a form to Apple and talking to a sign-in provider
+/// (``ProviderHTTP``) need, without Foundation's URLSession, which on Linux loads libcurl and its
+/// TLS, Kerberos and LDAP libraries into the server (about 6 MiB of resident memory). No
+/// redirects, no proxies, no compression; the response body is bounded; the whole exchange has
+/// one deadline.
 struct OutboundHTTP: Sendable {
     let url: URL
     let accept: String
     let timeout: Duration
     /// `GET` without a body; `POST` with one.
     var body: (contentType: String, data: Data)?
+    /// Further request headers (`Authorization`, `User-Agent`).
+    var headers: [(name: String, value: String)] = []
     /// The largest body accepted.
     var maximumBytes = 1 << 20
 
@@ -80,6 +83,7 @@ struct OutboundHTTP: Sendable {
                 headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
                 headers.add(name: "Accept", value: accept)
                 headers.add(name: "Connection", value: "close")
+                for (name, value) in self.headers { headers.add(name: name, value: value) }
                 if let body {
                     headers.add(name: "Content-Type", value: body.contentType)
                     headers.add(name: "Content-Length", value: String(body.data.count))

@@ -38,6 +38,22 @@ struct ProviderName: Equatable, Sendable {
         return complete == ProviderName() ? nil : complete
     }
 
+    /// The name in Apple's `user` field of a web sign-in (`{"name": {"firstName", "lastName"}, …}`,
+    /// posted beside the code on the first authorization only), `nil` when it has none. Like the
+    /// name beside an ID token, it is the browser's claim, not Apple's signed word; a malformed
+    /// name is 400 `validation_failed`.
+    static func fromAppleUser(_ json: String?) throws -> ProviderName? {
+        guard let json, json.utf8.count <= 4096,
+            let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+            let name = object["name"] as? [String: Any]
+        else { return nil }
+        let given = try part(name["firstName"] as? String, "given_name")
+        let family = try part(name["lastName"] as? String, "family_name")
+        let joined = [given, family].compactMap(\.self).joined(separator: " ")
+        let parsed = ProviderName(givenName: given, familyName: family, fullName: joined.isEmpty ? nil : joined)
+        return parsed == ProviderName() ? nil : parsed
+    }
+
     /// Sets each part in `metadata` that is missing or empty; returns whether anything changed.
     func fill(_ metadata: inout [String: JSONValue]) -> Bool {
         var changed = false

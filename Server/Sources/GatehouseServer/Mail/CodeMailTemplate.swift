@@ -11,12 +11,13 @@ struct CodeMailTemplate: Sendable {
     /// Seconds a code stays valid.
     let lifetime: TimeInterval
 
-    /// The mail for `code` (and its `link` token) of `purpose`, to `email`.
-    func mail(to email: String, purpose: CodePurpose, code: String, link: String) -> Mail {
+    /// The mail for `code` (and its `link` token) of `purpose`, to `email`; the link lands on
+    /// `redirectTo` (a PKCE flow's target), else on the site.
+    func mail(to email: String, purpose: CodePurpose, code: String, link: String, redirectTo: String? = nil) -> Mail {
         let minutes = Int(lifetime / 60)
         let body = """
             \(Self.codeLead)\(code). It expires in \(minutes) minutes and works once.
-            Or open: \(Self.link(externalURL: externalURL, token: link, type: purpose.verificationType.rawValue, redirectTo: siteURL))
+            Or open: \(Self.link(externalURL: externalURL, token: link, type: purpose.verificationType.rawValue, redirectTo: redirectTo ?? siteURL))
             If you did not ask for this, ignore this message.
             """
         return Mail(to: email, subject: Self.subject(for: purpose), body: body)

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Which `redirect_to` values `GET /verify` honours: the site URL's own origin, or an entry of
-/// `GATEHOUSE_URI_ALLOW_LIST` (exact scheme, host and port; a path that is exact, or ends in
-/// `/*` to allow everything below it). Anything else, or anything parsers could read in two
+/// Which `redirect_to` values `GET /verify`, `/authorize` and the PKCE e-mail flows honour: the
+/// site URL's own origin, or an entry of `GATEHOUSE_URI_ALLOW_LIST` (exact scheme, host and port;
+/// a path that is exact, or ends in `/*` to allow everything below it; an `http` entry on a
+/// loopback IP literal allows any port, RFC 8252 §7.3). Anything else, or anything parsers could read in two
 /// ways (user-info, backslashes, spaces, control or non-ASCII characters), gets the site URL.
 /// Dot segments (`.` and `..`, written plainly or as `%2e`) are removed from the path as a browser
 /// resolves them (RFC 3986 §5.2.4) before the comparison, so `/auth/../../x` is `/x`. The answer
@@ -16,9 +17,12 @@ struct RedirectPolicy: Sendable {
         /// The exact path, or with ``isPrefix`` the path every allowed one starts with.
         let path: String
         let isPrefix: Bool
+        /// Whether an `http` loopback IP literal allows any port (``isLoopback``): allow-list
+        /// entries do, the site URL's origin does not.
+        let anyPortOnLoopback: Bool
 
         /// Parses an allow-list entry; `nil` when it is not a plain absolute URL.
-        init?(_ text: String) {
+        init?(_ text: String, anyPortOnLoopback: Bool = true) {
             var text = text
             var isPrefix = false
             if text.hasSuffix("/*") {
@@ -33,10 +37,18 @@ struct RedirectPolicy: Sendable {
             port = parts.port
             path = parts.path
             self.isPrefix = isPrefix
+            self.anyPortOnLoopback = anyPortOnLoopback
+        }
+
+        /// Whether the entry is a loopback IP literal over `http` (`http://127.0.0.1/callback`,
+        /// `http://[::1]/callback`): a native app's redirect (RFC 8252 §7.3), allowed on any port,
+        /// since the app picks a free one at the time of the request.
+        var isLoopback: Bool {
+            anyPortOnLoopback && scheme == "http" && ["127.0.0.1", "::1", "[::1]"].contains(host)
         }
 
         func allows(_ url: Parts) -> Bool {
-            guard url.scheme == scheme, url.host == host, url.port == port else { return false }
+            guard url.scheme == scheme, url.host == host, url.port == port || isLoopback else { return false }
             if isPrefix { return url.path.hasPrefix(path) }
             return url.path == path || (path.isEmpty && url.path == "/") || (path == "/" && url.path.isEmpty)
         }
@@ -76,7 +88,7 @@ struct RedirectPolicy: Sendable {
     let allowList: [Entry]
 
     /// The site URL's origin, every path on it allowed.
-    private var site: Entry? { Entry(Self.origin(of: siteURL) + "/*") }
+    private var site: Entry? { Entry(Self.origin(of: siteURL) + "/*", anyPortOnLoopback: false) }
 
     /// Where to send the browser for `requested`: itself, re-serialised, when allowed; else the site URL.
     func target(_ requested: String?) -> String {

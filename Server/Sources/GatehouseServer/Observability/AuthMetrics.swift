@@ -13,6 +13,10 @@ enum AuthMetrics {
         case password
         case idToken = "id_token"
         case passkey
+        /// Through a provider's page (`/callback`), the implicit flow's session or the PKCE code.
+        case oauth
+        /// `grant_type=pkce`: a flow's code exchanged for a session.
+        case pkce
     }
 
     /// How a user came to be.

@@ -5,8 +5,8 @@
 /// routes that perform them are listed in ``SensitiveRoutes``. The raw value names the action
 /// in answers, the audit log and `docs/security.md`.
 enum SensitiveAction: String, CaseIterable, Sendable {
-    /// Link an Apple or Google identity to the signed-in account (`POST /token?grant_type=id_token`
-    /// with `link_identity`).
+    /// Link a provider identity to the signed-in account (`POST /token?grant_type=id_token` with
+    /// `link_identity`, or `GET /user/identities/authorize` and the provider's callback).
     case linkIdentity = "link_identity"
     /// Register a passkey (`POST /passkeys/registration/options` and `/verify`).
     case registerPasskey = "register_passkey"

@@ -116,10 +116,23 @@ struct SensitiveActionGuard: Sendable {
     /// challenge issued with the options carries the proof, single-use, bound to the user, for 5
     /// minutes): the assurance level is checked again, nothing is spent.
     func continuing(_ action: SensitiveAction, _ caller: Caller) throws -> SensitiveActionPermit {
-        try Self.requireAssurance(for: action, caller)
+        try continuing(action, session: caller.session, user: caller.user)
+    }
+
+    /// ``continuing(_:_:)`` for a step that comes back without the bearer (a provider's callback
+    /// linking the identity that `GET /user/identities/authorize` asked for): the session that
+    /// asked, read again.
+    func continuing(
+        _ action: SensitiveAction,
+        session: SessionRecord,
+        user: UserRecord
+    ) throws
+        -> SensitiveActionPermit
+    {
+        try Self.requireAssurance(for: action, session: session, user: user)
         return SensitiveActionPermit(
             notices: SensitiveActionPolicy.rule(for: action).notice.map { [$0] } ?? [],
-            address: Self.confirmedAddress(of: caller.user),
+            address: Self.confirmedAddress(of: user),
             delivery: delivery
         )
     }
@@ -128,7 +141,12 @@ struct SensitiveActionGuard: Sendable {
     /// not at AAL2 (the status is the table's for `action`). Flows that re-read the user inside
     /// their transaction call it again there.
     static func requireAssurance(for action: SensitiveAction, _ caller: Caller) throws {
-        guard caller.user.hasVerifiedFactor, caller.session.aal != "aal2" else { return }
+        try requireAssurance(for: action, session: caller.session, user: caller.user)
+    }
+
+    /// ``requireAssurance(for:_:)`` for a session and its user.
+    static func requireAssurance(for action: SensitiveAction, session: SessionRecord, user: UserRecord) throws {
+        guard user.hasVerifiedFactor, session.aal != "aal2" else { return }
         throw APIError(
             SensitiveActionPolicy.rule(for: action).insufficientAAL,
             .insufficientAAL,

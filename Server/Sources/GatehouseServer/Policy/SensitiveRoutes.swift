@@ -32,6 +32,8 @@ enum SensitiveRoutes {
     /// The routes, as `METHOD /path` with the router's `{capture}` syntax.
     static let entries: [String: Entry] = [
         "POST /token": .sensitive([.linkIdentity]),
+        // A GET that starts a link: the table's proof is asked here, the callback links.
+        "GET /user/identities/authorize": .sensitive([.linkIdentity]),
         "POST /passkeys/registration/options": .sensitive([.registerPasskey]),
         "POST /passkeys/registration/verify": .sensitive([.registerPasskey]),
         "PATCH /passkeys/{passkey_id}": .sensitive([.renamePasskey]),
@@ -53,6 +55,9 @@ enum SensitiveRoutes {
         "POST /recover": .exempt(.mailsACode),
         "POST /resend": .exempt(.mailsACode),
         "POST /verify": .exempt(.mailedCodeIsTheProof),
+        // The provider's form post (Apple): signs in, or finishes a link the table authorized at
+        // `GET /user/identities/authorize` (the session that asked must still qualify).
+        "POST /callback": .exempt(.signIn),
         "POST /factors/{factor_id}/challenge": .exempt(.secondFactorStep),
         "POST /apple/notifications": .exempt(.providerNotification),
     ]

@@ -37,7 +37,54 @@ extension ServerServices {
             authenticator: authenticator,
             sensitive: sensitiveActions,
             sessions: sessions,
-            delivery: delivery,
+            linking: identityLinking,
+            audit: audit,
+            now: now
+        )
+    }
+
+    /// The linking rules every provider sign-in shares.
+    var identityLinking: IdentityLinking {
+        IdentityLinking(audit: audit, delivery: delivery, signupDisabled: configuration.signupDisabled)
+    }
+
+    /// Where a sign-in's redirect may land (`GATEHOUSE_SITE_URL`, `GATEHOUSE_URI_ALLOW_LIST`).
+    var redirects: RedirectPolicy {
+        RedirectPolicy(siteURL: configuration.siteURL, allowList: configuration.uriAllowList)
+    }
+
+    var oauthAuthorization: OAuthAuthorization {
+        OAuthAuthorization(
+            storage: storage,
+            providers: oauthProviders,
+            redirects: redirects,
+            sensitive: sensitiveActions,
+            now: now
+        )
+    }
+
+    var oauthCallback: OAuthCallback {
+        OAuthCallback(
+            storage: storage,
+            providers: oauthProviders,
+            linking: identityLinking,
+            sessions: sessions,
+            sensitive: sensitiveActions,
+            lifetime: SessionLifetime(configuration),
+            sealing: ProviderTokenSealing(vault: vault),
+            apple: apple,
+            audit: audit,
+            siteURL: configuration.siteURL,
+            logger: logger,
+            now: now
+        )
+    }
+
+    var pkceExchange: PKCEExchange {
+        PKCEExchange(
+            storage: storage,
+            sessions: sessions,
+            sealing: ProviderTokenSealing(vault: vault),
             audit: audit,
             now: now
         )

@@ -30,6 +30,9 @@ struct ServerServices: Sendable {
     let apple: AppleAccountClient?
     /// Revokes deleted users' Apple tokens in the background, when ``apple`` is configured.
     let appleRevocations: AppleRevocationDelivery?
+    /// The providers whose page signs people in (`GATEHOUSE_EXTERNAL_<NAME>_…`).
+    let oauthProviders: OAuthProviders
+    let logger: Logger
     let now: @Sendable () -> Date
 
     /// Makes the services over an opened database.
@@ -75,7 +78,16 @@ struct ServerServices: Sendable {
             now: now
         )
         var apple: AppleAccountClient?
-        if let account = configuration.appleAccount, let keys = idTokens[.apple]?.keys {
+        // Apple's keys: the ID-token grant's set, or (Sign in with Apple on the web alone) Apple's own.
+        let appleKeys =
+            idTokens[.apple]?.keys
+            ?? (configuration.externalProviders.contains { $0.kind == .apple }
+                ? ProviderKeySet(
+                    url: configuration.appleBaseURL.appendingPathComponent("auth/keys"),
+                    fetcher: .live,
+                    logger: logger
+                ) : nil)
+        if let account = configuration.appleAccount, let keys = appleKeys {
             apple = try await AppleAccountClient.make(
                 settings: account,
                 baseURL: configuration.appleBaseURL,
@@ -85,6 +97,11 @@ struct ServerServices: Sendable {
                 logger: logger
             )
         }
+        let oauthProviders = try await OAuthProviders.make(
+            configuration: configuration,
+            keepsAppleRefreshTokens: apple != nil,
+            logger: logger
+        )
         return ServerServices(
             configuration: configuration,
             storage: storage,
@@ -127,6 +144,8 @@ struct ServerServices: Sendable {
                     now: now
                 )
             },
+            oauthProviders: oauthProviders,
+            logger: logger,
             now: now
         )
     }

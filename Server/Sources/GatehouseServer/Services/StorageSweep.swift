@@ -67,7 +67,7 @@ struct StorageSweep: Service {
                     limit: limit
                 )
             }
-        case .expiredCodes, .usedNonces, .expiredFactorChallenges, .expiredPasskeyChallenges:
+        case .expiredCodes, .usedNonces, .expiredFactorChallenges, .expiredPasskeyChallenges, .expiredFlowStates:
             cutoff = now.addingTimeInterval(-Self.expiredGrace)
         case .closedRateLimitWindows:
             cutoff = now

@@ -15,6 +15,8 @@ public enum SweptRows: String, CaseIterable, Sendable {
     case expiredFactorChallenges = "expired MFA challenges"
     /// Passkey ceremony challenges past their expiry.
     case expiredPasskeyChallenges = "expired passkey challenges"
+    /// Sign-in flows (`/authorize`, PKCE e-mail links) and their unexchanged codes past their expiry.
+    case expiredFlowStates = "expired sign-in flows"
     /// Rate-limit windows that closed (PostgreSQL keeps them in `rate_limits`).
     case closedRateLimitWindows = "closed rate-limit windows"
     /// Audit entries older than the retention (`GATEHOUSE_AUDIT_RETENTION_DAYS`).

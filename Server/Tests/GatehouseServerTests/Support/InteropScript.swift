@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A Python script of `Server/Tests/Interop/` run against the server under test.
 enum InteropScript {
     /// What the script printed (stdout and stderr together) and how it exited.
@@ -12,9 +16,13 @@ enum InteropScript {
     /// test log. Each line the script prints goes to `answer` as it arrives; a reply it returns
     /// is written to the script's standard input, one line (a script that needs the test to act,
     /// say move the server's clock, asks this way and waits).
+    ///
+    /// With `timeout`, a script still running then is killed (its outcome says so): a test that
+    /// drives a browser never waits without bound.
     static func run(
         _ name: String,
         _ arguments: [String],
+        timeout: Duration? = nil,
         answer: (@Sendable (String) -> String?)? = nil
     ) async throws -> Outcome {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -30,8 +38,9 @@ enum InteropScript {
         try process.run()
         // Read while waiting: a script that outlives its time is killed, which ends the read.
         async let data = Blocking.run { readLines(output, answer: answer, to: input) }
-        let exited = await process.waitUntilExit(timeout: .seconds(600))
+        let exited = await process.waitUntilExit(timeout: timeout ?? .seconds(600))
         let text = String(decoding: await data, as: UTF8.self)
+        if !exited { print("\(name) ran longer than \(timeout ?? .seconds(600)): killed") }
         print(text)
         return Outcome(status: exited ? process.terminationStatus : -1, output: text)
     }

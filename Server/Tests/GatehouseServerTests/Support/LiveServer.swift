@@ -13,12 +13,15 @@ import ServiceLifecycle
 enum LiveServer {
     static let timeout: Duration = .seconds(120)
 
+    /// Runs `application` on a port the system chooses, or on `127.0.0.1:fixedPort` (a server
+    /// whose own address must be known before it starts: a provider's redirect URI).
     static func run<App: ApplicationProtocol>(
         _ application: App,
+        fixedPort: Int? = nil,
         _ body: @Sendable (LiveClient) async throws -> Void
     ) async throws {
         let (ports, port) = AsyncStream<Int>.makeStream()
-        let app = PortReporting(base: application, port: port)
+        let app = PortReporting(base: application, port: port, fixedPort: fixedPort)
         let group = ServiceGroup(
             configuration: .init(services: [app], gracefulShutdownSignals: [], logger: application.logger)
         )
@@ -33,7 +36,8 @@ enum LiveServer {
                 try await tasks.waitForAll()
                 throw LiveServerError.didNotStart
             }
-            let client = TestClient(host: "localhost", port: bound, configuration: .init(timeout: timeout))
+            let host = fixedPort == nil ? "localhost" : "127.0.0.1"
+            let client = TestClient(host: host, port: bound, configuration: .init(timeout: timeout))
             client.connect()
             do {
                 try await body(LiveClient(client: client, port: bound))
@@ -72,12 +76,14 @@ struct LiveClient: Sendable {
     }
 }
 
-/// `base` on `localhost` at a port the system chooses, reporting the port once it listens.
+/// `base` on `localhost` at a port the system chooses (or on `127.0.0.1:fixedPort`), reporting
+/// the port once it listens.
 private struct PortReporting<Base: ApplicationProtocol>: ApplicationProtocol, Service {
     typealias Responder = Base.Responder
 
     let base: Base
     let port: AsyncStream<Int>.Continuation
+    var fixedPort: Int?
 
     var responder: Responder {
         get async throws { try await base.responder }
@@ -85,7 +91,9 @@ private struct PortReporting<Base: ApplicationProtocol>: ApplicationProtocol, Se
     var server: HTTPServerBuilder { base.server }
     var eventLoopGroup: any EventLoopGroup { base.eventLoopGroup }
     var configuration: ApplicationConfiguration {
-        base.configuration.with(address: .hostname("localhost", port: 0))
+        base.configuration.with(
+            address: fixedPort.map { .hostname("127.0.0.1", port: $0) } ?? .hostname("localhost", port: 0)
+        )
     }
     var logger: Logger { base.logger }
     var services: [any Service] { base.services }

@@ -55,6 +55,7 @@ struct EmailChange: Sendable {
     func request(
         _ mailing: Mailing,
         for user: inout UserRecord,
+        pkce: EmailPKCE? = nil,
         in tx: any StorageTransaction,
         now: Date
     ) async throws
@@ -68,6 +69,7 @@ struct EmailChange: Sendable {
                 for: user.id,
                 to: mailing.newAddress,
                 spacing: .ignore,
+                pkce: pkce,
                 in: tx,
                 now: now
             )
@@ -81,6 +83,7 @@ struct EmailChange: Sendable {
                     for: user.id,
                     to: current,
                     spacing: .ignore,
+                    pkce: pkce,
                     in: tx,
                     now: now
                 )

@@ -27,7 +27,14 @@ struct UserUpdate: Sendable {
     let now: @Sendable () -> Date
 
     /// Applies `body` and returns the updated user.
-    func callAsFunction(_ body: UpdateUserRequest, caller: Caller, ip: String) async throws -> UserRecord {
+    /// With `pkce`, the links of an address change open `GET /verify` with a code for the
+    /// verifier's holder.
+    func callAsFunction(
+        _ body: UpdateUserRequest,
+        caller: Caller,
+        pkce: EmailPKCE? = nil,
+        ip: String
+    ) async throws -> UserRecord {
         let now = now()
         let newEmail = try body.email.map(EmailAddress.normalized).flatMap { $0 == caller.user.email ? nil : $0 }
         var actions: [SensitiveAction] = []
@@ -60,6 +67,7 @@ struct UserUpdate: Sendable {
                 mailing: mailing,
                 permit: permit,
                 caller: caller,
+                pkce: pkce,
                 ip: ip,
                 now: now
             )
@@ -84,6 +92,7 @@ struct UserUpdate: Sendable {
         mailing: EmailChange.Mailing?,
         permit: SensitiveActionPermit?,
         caller: Caller,
+        pkce: EmailPKCE?,
         ip: String,
         now: Date
     ) async throws -> (UserRecord, [Mail?]) {
@@ -103,7 +112,7 @@ struct UserUpdate: Sendable {
                     throw EmailChange.emailExists
                 }
                 if let mailing {
-                    mails += try await emailChange.request(mailing, for: &user, in: tx, now: now)
+                    mails += try await emailChange.request(mailing, for: &user, pkce: pkce, in: tx, now: now)
                 } else {
                     guestUpgrade.confirmAtOnce(email, for: &user, now: now)
                 }

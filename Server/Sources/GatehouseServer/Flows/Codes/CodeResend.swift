@@ -14,7 +14,7 @@ struct CodeResend: Sendable {
     let delivery: CodeDelivery
     let now: @Sendable () -> Date
 
-    func callAsFunction(_ body: ResendRequest, ip: String) async throws {
+    func callAsFunction(_ body: ResendRequest, pkce: EmailPKCE? = nil, ip: String) async throws {
         let now = now()
         try await delivery.spendBudget(client: ip, now: now)
         let email = try EmailAddress.normalized(body.email)
@@ -34,6 +34,7 @@ struct CodeResend: Sendable {
                     for: user.id,
                     to: admitted,
                     spacing: .skip,
+                    pkce: pkce,
                     in: tx,
                     now: now
                 )
@@ -68,7 +69,15 @@ struct CodeResend: Sendable {
                 side = try await delivery.admit(code.email, recipient: .unconfirmed, client: ip, now: now)
             }
             let mail = try await issuing(side) { tx in
-                try await delivery.issue(code.purpose, for: found.id, to: side, spacing: .skip, in: tx, now: now)
+                try await delivery.issue(
+                    code.purpose,
+                    for: found.id,
+                    to: side,
+                    spacing: .skip,
+                    pkce: pkce,
+                    in: tx,
+                    now: now
+                )
             }
             await delivery.send(mail, admitted: side)
         }

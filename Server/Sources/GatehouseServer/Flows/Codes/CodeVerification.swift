@@ -11,12 +11,21 @@ import HTTPTypes
 ///
 /// Codes are single use and die after ``maximumAttempts`` wrong tries; a wrong try is counted
 /// in the same transaction, which commits even though the answer is an error.
+///
+/// A link mailed with a PKCE challenge (``EmailPKCE``) and followed in a browser (`GET /verify`)
+/// signs nobody in: it answers ``Answer/authorizationCode(_:redirectTo:)``, an `auth_code` that
+/// only the holder of the verifier exchanges (`POST /token?grant_type=pkce`, ``PKCEExchange``),
+/// so a link opened on another device gives that device no session. The code itself, typed into
+/// the app (`POST /verify`), signs in as before: whoever reads the mail proves the address.
 struct CodeVerification: Sendable {
     /// What `/verify` answers.
     enum Answer: Sendable {
         case session(WireSession)
         /// One side of a secure e-mail change is in; the other side's code is still pending.
         case otherSidePending
+        /// A PKCE link was followed: the `auth_code` for the verifier's holder, and where the
+        /// flow sends the browser with it.
+        case authorizationCode(String, redirectTo: String)
     }
 
     let storage: any AuthStorage
@@ -33,15 +42,18 @@ struct CodeVerification: Sendable {
 
     private enum Outcome: Sendable {
         case session(SessionGrant, Mail?)
+        case authorizationCode(String, redirectTo: String, Mail?)
         case pending
         case failure(APIError)
     }
 
     /// Verifies and signs in, or throws 403 `otp_expired` (wrong, used, dead or expired code),
     /// 403 `user_banned`, 422 `email_exists`, 400 `validation_failed`, or 429.
-    func callAsFunction(_ body: VerifyRequest, ip: String) async throws -> Answer {
+    /// - Parameter followsLink: The link was opened (`GET /verify`): a PKCE link answers with
+    ///   an `auth_code`.
+    func callAsFunction(_ body: VerifyRequest, followsLink: Bool = false, ip: String) async throws -> Answer {
         do {
-            let answer = try await verify(body, ip: ip)
+            let answer = try await verify(body, followsLink: followsLink, ip: ip)
             AuthMetrics.codeVerified(error: nil)
             return answer
         } catch {
@@ -50,7 +62,7 @@ struct CodeVerification: Sendable {
         }
     }
 
-    private func verify(_ body: VerifyRequest, ip: String) async throws -> Answer {
+    private func verify(_ body: VerifyRequest, followsLink: Bool, ip: String) async throws -> Answer {
         let now = now()
         try await limiter.hit(.verify, key: ip, limit: requestLimit, window: 300, now: now)
         guard let purposes = CodePurpose.verified(by: body.type) else {
@@ -99,6 +111,17 @@ struct CodeVerification: Sendable {
                 throw EmailChange.emailExists
             }
             try await audit.record("verified", actor: user.id, ip: ip, detail: record.purpose.rawValue, in: tx)
+            if followsLink, let flow = try await tx.flowState(linkHash: record.linkHash), flow.isPKCE,
+                flow.userID == user.id
+            {
+                let code = PKCEExchange.newAuthorizationCode()
+                var issued = flow
+                issued.authCodeHash = Hex.sha256(code)
+                issued.authenticationMethod = record.purpose.signInMethod
+                issued.expiresAt = now.addingTimeInterval(PKCEExchange.codeLifetime)
+                try await tx.updateFlowState(issued)
+                return .authorizationCode(code, redirectTo: flow.redirectTo, notice)
+            }
             let grant = try await sessions.open(
                 for: user,
                 method: record.purpose.signInMethod,
@@ -113,11 +136,25 @@ struct CodeVerification: Sendable {
         case .session(let grant, let notice):
             emailChange.delivery.send(notice)
             return .session(try await sessions.answer(grant, now: now))
+        case .authorizationCode(let code, let redirectTo, let notice):
+            emailChange.delivery.send(notice)
+            return .authorizationCode(code, redirectTo: redirectTo)
         case .pending:
             return .otherSidePending
         case .failure(let error):
             throw error
         }
+    }
+
+    /// The PKCE flow waiting for the link whose token is `linkToken`, if any (a read: it decides
+    /// where `GET /verify` answers, and in which form).
+    func pkceFlow(linkToken: String) async -> FlowStateRecord? {
+        guard linkToken.hasPrefix(EmailPKCE.linkPrefix), linkToken.utf8.count <= 512 else { return nil }
+        let hash = Hex.sha256(linkToken)
+        guard let flow = try? await storage.read({ try await $0.flowState(linkHash: hash) }), flow.isPKCE else {
+            return nil
+        }
+        return flow
     }
 
     /// The code `body` names: by link hash, or by address and digits (counting a wrong try

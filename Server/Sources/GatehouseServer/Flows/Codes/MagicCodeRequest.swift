@@ -13,7 +13,7 @@ struct MagicCodeRequest: Sendable {
     let metadataLimit: MetadataLimit
     let now: @Sendable () -> Date
 
-    func callAsFunction(_ body: OTPRequest, ip: String) async throws {
+    func callAsFunction(_ body: OTPRequest, pkce: EmailPKCE? = nil, ip: String) async throws {
         let now = now()
         try metadataLimit.check(body.data)
         try await delivery.spendBudget(client: ip, now: now)
@@ -43,6 +43,7 @@ struct MagicCodeRequest: Sendable {
                     for: user.id,
                     to: admitted,
                     spacing: .refuse,
+                    pkce: pkce,
                     in: tx,
                     now: now
                 )

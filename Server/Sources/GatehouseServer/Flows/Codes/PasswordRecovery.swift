@@ -13,7 +13,7 @@ struct PasswordRecovery: Sendable {
     let delivery: CodeDelivery
     let now: @Sendable () -> Date
 
-    func callAsFunction(_ body: RecoverRequest, ip: String) async throws {
+    func callAsFunction(_ body: RecoverRequest, pkce: EmailPKCE? = nil, ip: String) async throws {
         let now = now()
         try await delivery.spendBudget(client: ip, now: now)
         let email = try EmailAddress.normalized(body.email)
@@ -36,6 +36,7 @@ struct PasswordRecovery: Sendable {
                     for: user.id,
                     to: admitted,
                     spacing: .skip,
+                    pkce: pkce,
                     in: tx,
                     now: now
                 )

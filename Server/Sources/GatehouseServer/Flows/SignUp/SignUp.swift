@@ -34,7 +34,9 @@ struct SignUp: Sendable {
     let settings: SignUpSettings
     let now: @Sendable () -> Date
 
-    func callAsFunction(_ body: SignUpRequest, ip: String) async throws -> Answer {
+    /// Signs up; with `pkce`, the mailed link's `GET /verify` answers with a code for the
+    /// verifier's holder instead of a session.
+    func callAsFunction(_ body: SignUpRequest, pkce: EmailPKCE? = nil, ip: String) async throws -> Answer {
         let now = now()
         try settings.checkEnabled()
         try settings.metadataLimit.check(body.data)
@@ -76,6 +78,7 @@ struct SignUp: Sendable {
                         for: &existing,
                         to: admitted,
                         bindingPassword: !contested,
+                        pkce: pkce,
                         in: tx,
                         now: now
                     )
@@ -101,7 +104,14 @@ struct SignUp: Sendable {
                 }
                 user.confirmationSentAt = now
                 try await tx.insertUser(user)
-                let mail = try await issueCode(for: &user, to: admitted, bindingPassword: true, in: tx, now: now)
+                let mail = try await issueCode(
+                    for: &user,
+                    to: admitted,
+                    bindingPassword: true,
+                    pkce: pkce,
+                    in: tx,
+                    now: now
+                )
                 try await audit.record("user_signedup", actor: user.id, ip: ip, in: tx)
                 return .user(user.wire, mail)
             }
@@ -125,11 +135,20 @@ struct SignUp: Sendable {
         for user: inout UserRecord,
         to admitted: MailBudget.Admission?,
         bindingPassword: Bool,
+        pkce: EmailPKCE?,
         in tx: any StorageTransaction,
         now: Date
     ) async throws -> Mail? {
         guard let admitted else { return nil }
-        let mail = try await delivery.issue(.signup, for: user.id, to: admitted, spacing: .ignore, in: tx, now: now)
+        let mail = try await delivery.issue(
+            .signup,
+            for: user.id,
+            to: admitted,
+            spacing: .ignore,
+            pkce: pkce,
+            in: tx,
+            now: now
+        )
         user.passwordCode = bindingPassword ? try await tx.code(userID: user.id, purpose: .signup)?.linkHash : nil
         try await tx.updateUser(user)
         return mail

@@ -10,6 +10,8 @@ enum RateLimitBucket: String, Sendable {
     case mfa, mfaUser, mfaFailures
     /// Passkey ceremonies (registration and sign-in options and verifies) per client address.
     case passkey
+    /// Sign-ins through a provider's page (`/authorize`, `/callback`) per client address.
+    case oauth
     /// Mail requests for one address per hour, of every kind, from one client network and from
     /// every network together; mails per hour to confirmed and to unconfirmed addresses (the
     /// whole server's); sign-up mails per client network per hour: ``MailBudget``.

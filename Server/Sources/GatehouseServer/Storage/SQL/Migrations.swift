@@ -360,6 +360,39 @@ enum Migrations {
                 "CREATE INDEX mail_outbox_next_attempt_at ON mail_outbox(next_attempt_at)",
             ]
         ),
+        (
+            // Sign-ins in progress (GoTrue's `flow_state`): a provider's page (`/authorize` →
+            // `/callback`) or an e-mailed link sent with a PKCE challenge, until the app exchanges
+            // its code (`grant_type=pkce`). Secrets are hashes (`state`, `auth_code`, the e-mailed
+            // link's token), the provider’s tokens sealed.
+            "0016_flow_states",
+            [
+                """
+                CREATE TABLE flow_states (
+                    id TEXT PRIMARY KEY,
+                    state_hash TEXT UNIQUE,
+                    link_hash TEXT UNIQUE,
+                    auth_code_hash TEXT UNIQUE,
+                    provider TEXT NOT NULL,
+                    authentication_method TEXT NOT NULL,
+                    redirect_to TEXT NOT NULL,
+                    code_challenge TEXT,
+                    code_challenge_method TEXT CHECK (code_challenge_method IN ('s256', 'plain')),
+                    provider_verifier TEXT,
+                    nonce TEXT,
+                    user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
+                    linking_user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
+                    linking_session_id TEXT,
+                    provider_tokens TEXT,
+                    created_at {real} NOT NULL,
+                    expires_at {real} NOT NULL
+                )
+                """,
+                "CREATE INDEX flow_states_expires_at ON flow_states(expires_at)",
+                "CREATE INDEX flow_states_user_id ON flow_states(user_id)",
+                "CREATE INDEX flow_states_linking_user_id ON flow_states(linking_user_id)",
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.

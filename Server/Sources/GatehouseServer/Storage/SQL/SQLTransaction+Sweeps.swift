@@ -48,6 +48,7 @@ extension SQLTransaction {
             case .usedNonces: ("used_nonces", "provider, nonce_hash", "expires_at < ?")
             case .expiredFactorChallenges: ("mfa_challenges", "id", "expires_at < ?")
             case .expiredPasskeyChallenges: ("webauthn_challenges", "id", "expires_at < ?")
+            case .expiredFlowStates: ("flow_states", "id", "expires_at < ?")
             case .closedRateLimitWindows: ("rate_limits", "id", "window_end < ?")
             case .oldAuditEntries: ("audit_log", "id", "at < ?")
             }

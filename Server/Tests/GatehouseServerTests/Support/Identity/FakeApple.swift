@@ -33,8 +33,21 @@ final class FakeApple: Sendable {
         }
     }
 
+    /// Who signs in on Apple's web page (``webAuthorize``).
+    struct WebAccount: Sendable {
+        var subject = "apple-web-user-1"
+        var email: String? = "ada@example.com"
+        var emailVerified = true
+        /// The name Apple posts beside the code on the first authorization.
+        var firstName: String? = "Ada"
+        var lastName: String? = "Lovelace"
+    }
+
     private struct State: Sendable {
         var codes: [String: (subject: String, clientID: String)] = [:]
+        /// Codes of the web page: with the nonce and the address the ID token carries.
+        var webCodes: [String: (account: WebAccount, clientID: String, nonce: String?)] = [:]
+        var webAccount = WebAccount()
         var refreshTokens: [String] = []
         var revocations: [Revocation] = []
         var failuresLeft = 0
@@ -43,6 +56,8 @@ final class FakeApple: Sendable {
     }
 
     let provider: FakeProvider
+    /// The consent page of the web sign-in.
+    let webConsent: FakeConsent
     /// The developer key (`.p8`) the server signs its client secrets with.
     let developerKey: P256.Signing.PrivateKey
     private let state: Shared<State>
@@ -55,6 +70,8 @@ final class FakeApple: Sendable {
         let box = Shared<FakeProvider?>(nil)
         self.developerKey = developerKey
         self.state = state
+        let webConsent = FakeConsent()
+        self.webConsent = webConsent
         self.clock = clock
         let publicKey = developerKey.publicKey
         provider = try await FakeProvider.start(issuer: "https://appleid.apple.com", clientID: clientID) { router in
@@ -65,6 +82,34 @@ final class FakeApple: Sendable {
                 else {
                     state.withLock { $0.refusedSecrets += 1 }
                     return Self.json(400, ["error": "invalid_client"])
+                }
+                if form["grant_type"] == "authorization_code", let code = form["code"],
+                    let web = state.withLock({ $0.webCodes.removeValue(forKey: code) })
+                {
+                    guard web.clientID == form["client_id"] else { return Self.json(400, ["error": "invalid_grant"]) }
+                    var claims: [String: Any] = ["aud": web.clientID]
+                    if let nonce = web.nonce { claims["nonce"] = nonce }
+                    // Apple writes booleans as strings.
+                    claims["email_verified"] = web.account.emailVerified ? "true" : "false"
+                    let idToken = try box.withLock { $0 }!.token(
+                        now: clock(),
+                        subject: web.account.subject,
+                        rawNonce: nil,
+                        email: web.account.email,
+                        claims: claims
+                    )
+                    let refreshToken = "apple-refresh-\(UUID().uuidString)"
+                    state.withLock {
+                        $0.refreshTokens.append(refreshToken)
+                        $0.exchanges += 1
+                    }
+                    return Self.json(
+                        200,
+                        [
+                            "access_token": "apple-access", "token_type": "Bearer", "expires_in": 3600,
+                            "refresh_token": refreshToken, "id_token": idToken,
+                        ]
+                    )
                 }
                 guard form["grant_type"] == "authorization_code", let code = form["code"],
                     let grant = state.withLock({ $0.codes.removeValue(forKey: code) }),
@@ -88,6 +133,65 @@ final class FakeApple: Sendable {
                         "access_token": "apple-access", "token_type": "Bearer", "expires_in": 3600,
                         "refresh_token": refreshToken, "id_token": idToken,
                     ]
+                )
+            }
+            // Sign in with Apple on the web: the consent page, then a page that posts the code
+            // (and, the first time, the name) to the redirect URI (`response_mode=form_post`).
+            router.get("auth/authorize") { request, _ -> Response in
+                let query = FakeConsent.query(request)
+                guard let clientID = query["client_id"], let redirectURI = query["redirect_uri"],
+                    query["response_mode"] == "form_post"
+                else { return Self.json(400, ["error": "invalid_request"]) }
+                let authorization = FakeConsent.Authorization(
+                    clientID: clientID,
+                    redirectURI: redirectURI,
+                    state: query["state"],
+                    nonce: query["nonce"],
+                    scope: query["scope"]
+                )
+                let account = state.withLock { $0.webAccount }
+                return webConsent.page(
+                    for: authorization,
+                    provider: "Fake Apple",
+                    profile: FakeProfile(subject: account.subject, email: account.email),
+                    action: "/auth/consent"
+                )
+            }
+            router.post("auth/consent") { request, _ -> Response in
+                let form = try await FakeConsent.form(request)
+                guard let authorization = webConsent.take(form["request"]) else {
+                    return Self.json(400, ["error": "unknown request"])
+                }
+                var fields: [(String, String)] = []
+                if form["decision"] == "allow" {
+                    let code = "w" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+                    let account = state.withLock { state in
+                        state.webCodes[code] = (state.webAccount, authorization.clientID, authorization.nonce)
+                        return state.webAccount
+                    }
+                    fields.append(("code", code))
+                    if account.firstName != nil || account.lastName != nil {
+                        let user: [String: Any] = [
+                            "name": ["firstName": account.firstName ?? "", "lastName": account.lastName ?? ""],
+                            "email": account.email ?? "",
+                        ]
+                        let json = String(decoding: try JSONSerialization.data(withJSONObject: user), as: UTF8.self)
+                        fields.append(("user", json))
+                    }
+                } else {
+                    fields.append(("error", "user_cancelled_authorize"))
+                }
+                if let state = authorization.state { fields.append(("state", state)) }
+                let inputs = fields.map {
+                    "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(FakeConsent.escape($0.1))\">"
+                }.joined()
+                return FakeConsent.html(
+                    """
+                    <!doctype html><html><body>
+                    <form id="post" method="post" action="\(FakeConsent.escape(authorization.redirectURI))">\(inputs)</form>
+                    <script>document.getElementById("post").submit()</script>
+                    </body></html>
+                    """
                 )
             }
             router.post("auth/revoke") { request, _ -> Response in
@@ -128,6 +232,9 @@ final class FakeApple: Sendable {
         state.withLock { $0.codes[code] = (subject, clientID ?? provider.clientID) }
         return code
     }
+
+    /// Changes who signs in on the web page.
+    func changeWebAccount(_ edit: (inout WebAccount) -> Void) { state.withLock { edit(&$0.webAccount) } }
 
     /// Answers the next `count` revocations with 503.
     func failRevocations(_ count: Int) { state.withLock { $0.failuresLeft = count } }
