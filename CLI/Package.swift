@@ -48,8 +48,9 @@ let package = Package(
                 .product(name: "GatehouseTesting", package: "Gatehouse"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            // The Python driver of the pseudo-terminal test, run by path.
-            exclude: ["Terminal"]
+            // The Python driver of the pseudo-terminal test, and the fake GitHub and browser driver
+            // of the provider login's test, run by path.
+            exclude: ["Terminal", "Providers"]
         ),
         .testTarget(
             name: "GatehouseCLITests",

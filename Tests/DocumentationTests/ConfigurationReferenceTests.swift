@@ -10,9 +10,14 @@ struct ConfigurationReferenceTests {
     /// Names the server's sources hold but that are not settings of a deployment, each with the
     /// reason. A name here must still be read by the code (a stale entry fails), and must not be
     /// listed in the reference. Test-only variables (`GATEHOUSE_TEST_POSTGRES_URL`,
-    /// `GATEHOUSE_SERVER_BIN`) are read by the test targets, which this scan does not cover, so
-    /// none is needed today.
-    static let notSettings: [String: String] = [:]
+    /// `GATEHOUSE_SERVER_BIN`) are read by the test targets, which this scan does not cover.
+    static let notSettings: [String: String] = [
+        "GATEHOUSE_EXTERNAL_": "the prefix of the per-provider variables (GATEHOUSE_EXTERNAL_<NAME>_CLIENT_ID, …), "
+            + "which the reference lists with their placeholder in the table of provider sign-ins",
+        "GOTRUE_EXTERNAL_": "the prefix of GoTrue's spellings of the same per-provider variables",
+        "GOTRUE_EXTERNAL_GITHUB_URL": "GoTrue's spelling of GATEHOUSE_EXTERNAL_GITHUB_URL (a per-provider variable, "
+            + "listed with its placeholder)",
+    ]
 
     /// The values an interpolated name takes. `EnvironmentReader.provider(_:defaults:)` reads
     /// `GATEHOUSE_\(name)_CLIENT_IDS` and `GATEHOUSE_\(name)_JWKS_URL`; its callers pass the

@@ -6,7 +6,10 @@ import GatehouseCLI
 extension GatehouseCommand {
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Sign in with e-mail and password, an e-mailed code, an Apple or Google ID token, or as a guest."
+            abstract: """
+                Sign in with e-mail and password, an e-mailed code, a provider's page in the browser \
+                (--provider github), an Apple or Google ID token, or as a guest.
+                """
         )
 
         @OptionGroup var options: GlobalOptions
@@ -26,8 +29,23 @@ extension GatehouseCommand {
         )
         var idTokenFile: String?
 
-        @Option(help: "The provider that issued the ID token: apple or google.")
-        var provider: ProviderOption?
+        @Option(
+            help: """
+                Sign in through this provider's page in the browser (a name the server lists under \
+                `external` in /settings: github, google, keycloak…); with --id-token, the token's issuer: \
+                apple or google.
+                """
+        )
+        var provider: String?
+
+        @Option(name: .customLong("scope"), help: "A scope to ask the provider for besides its own (repeatable).")
+        var scopes: [String] = []
+
+        @Flag(help: "Print the sign-in address instead of opening a browser (also without a display).")
+        var noBrowser = false
+
+        @Option(help: "Seconds to wait for the browser's sign-in.")
+        var timeout = 300
 
         @Option(help: "The raw nonce whose SHA-256 the ID token carries.")
         var nonce: String?
@@ -42,15 +60,21 @@ extension GatehouseCommand {
                 throw ValidationError("--guest takes no e-mail or ID token and cannot be combined with --magic-code.")
             }
             if idTokenFile != nil {
-                guard provider != nil, nonce != nil else {
+                guard provider.flatMap(ProviderOption.init(rawValue:)) != nil, nonce != nil else {
                     throw ValidationError("--id-token needs --provider apple|google and the raw --nonce.")
                 }
                 guard email == nil, !magicCode else {
                     throw ValidationError("--id-token cannot be combined with --email or --magic-code.")
                 }
-            } else if provider != nil || nonce != nil {
-                throw ValidationError("--provider and --nonce go with --id-token FILE.")
+            } else if nonce != nil {
+                throw ValidationError("--nonce goes with --id-token FILE.")
+            } else if provider != nil, guest || magicCode || email != nil {
+                throw ValidationError("--provider signs in through the browser: it takes no --email, --magic-code or --guest.")
             }
+            if provider == nil || idTokenFile != nil, noBrowser || !scopes.isEmpty {
+                throw ValidationError("--no-browser and --scope go with --provider NAME (a browser sign-in).")
+            }
+            guard (1...3600).contains(timeout) else { throw ValidationError("--timeout is 1 to 3600 seconds.") }
         }
 
         func run() async throws {
@@ -60,7 +84,7 @@ extension GatehouseCommand {
                 let user: User
                 if guest {
                     user = try await context.waiting("Signing in as a guest…") { try await auth.signInAnonymously() }
-                } else if let idTokenFile, let provider {
+                } else if let idTokenFile, let provider = provider.flatMap(ProviderOption.init(rawValue:)) {
                     let credential = IDTokenCredential(
                         provider: provider.provider,
                         idToken: try Self.readToken(at: idTokenFile),
@@ -69,6 +93,17 @@ extension GatehouseCommand {
                     user = try await context.waiting("Signing in with \(provider.rawValue)…") {
                         try await auth.signIn(with: credential)
                     }
+                } else if let provider {
+                    guard let signedIn = try await context.signInThroughBrowser(
+                        provider: provider,
+                        scopes: scopes,
+                        opening: LoopbackBrowser.opening(noBrowser: noBrowser, environment: ProcessInfo.processInfo.environment),
+                        timeout: .seconds(timeout)
+                    ) else {
+                        context.console.err("The sign-in was cancelled in the browser.")
+                        throw CLIError(message: "Not signed in: the sign-in was cancelled.", code: ErrorCode.cancelled.rawValue, status: .failure)
+                    }
+                    user = signedIn
                 } else {
                     let email = try context.value(email, prompt: "Email: ")
                     if magicCode {
@@ -104,7 +139,7 @@ extension GatehouseCommand {
     }
 }
 
-/// `--provider` values.
+/// `--provider` values that go with `--id-token`.
 enum ProviderOption: String, ExpressibleByArgument, CaseIterable {
     case apple
     case google

@@ -45,7 +45,9 @@ final class ServerProcess: @unchecked Sendable {
         process.standardError = log
         try process.run()
         self.process = process
-        for _ in 0..<300 {
+        // Up to 30 s: on 2 shared cores under load, a start (migrations, the pool) took longer than 6 s
+        // and the contract's server worlds failed with an empty log.
+        for _ in 0..<1500 {
             if (try? String(contentsOf: logURL, encoding: .utf8))?.contains("Server started") == true { return }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Gatehouse
+import GatehouseTesting
 import Testing
 
 /// What the contract suite needs from a backend under test: the backend itself, and the
@@ -23,6 +24,13 @@ protocol ContractWorld: Sendable {
     /// A Google ID token for a Gmail `email` (verified) whose `nonce` claim is `nonce` itself, as
     /// GoogleSignIn makes it, or, when not `unhashed`, its SHA-256 hex (needs ``ContractSettings/apple``).
     func googleIDToken(subject: String, email: String, nonce: String, unhashed: Bool) async throws -> String
+
+    /// Plays the person at the provider's page opened at `url` (what the backend's
+    /// `providerSignInURL(for:)` answered for `github`; needs ``ContractSettings/github``): allows
+    /// the sign-in as `account`, or declines when it is `nil`. Returns where the browser is then
+    /// sent: the flow's redirect URL with `code`, or with GoTrue's error fields. The server's
+    /// GitHub is a fake (`Providers/fake_github.py`) whose user ids are numbers: give numeric subjects.
+    func providerConsent(at url: URL, as account: InMemoryAuthBackend.ProviderAccount?) async throws -> URL
 
     /// The backend's clock (authenticator codes are computed for it).
     func now() -> Date
@@ -62,6 +70,9 @@ struct ContractSettings: Sendable {
     /// Passkeys for the RP id `example.com` (`GATEHOUSE_WEBAUTHN_RP_ID`; the in-memory
     /// `passkeyRelyingPartyID`); off otherwise.
     var passkeys = false
+    /// GitHub sign-in through its page (on the server: the fake GitHub as GitHub Enterprise, and
+    /// loopback redirects allowed); the in-memory backend simulates `github` always.
+    var github = false
 }
 
 /// The backends the contract runs against.

@@ -50,6 +50,11 @@ struct InMemoryWorld: ContractWorld {
         )
     }
 
+    func providerConsent(at url: URL, as account: InMemoryAuthBackend.ProviderAccount?) async throws -> URL {
+        guard let account else { return try await memory.decline(at: url) }
+        return try await memory.consent(at: url, as: account)
+    }
+
     func now() -> Date { clock.now() }
 
     func passReuseInterval() { clock.advance(by: 11) }

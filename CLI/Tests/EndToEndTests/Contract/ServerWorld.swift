@@ -1,12 +1,14 @@
 import Foundation
 import Gatehouse
 import GatehouseGoTrue
+import GatehouseTesting
 
 /// A real `gatehouse-server` process reached through `GoTrueBackend`; codes come from its log,
 /// Apple ID tokens from a fake Apple whose keys the server fetches.
 struct ServerWorld: ContractWorld {
     let server: ServerProcess
     let apple: FakeApple?
+    let github: FakeGitHub?
     let backend: any AuthBackend
 
     static func start(_ settings: ContractSettings) async throws -> ServerWorld {
@@ -19,9 +21,23 @@ struct ServerWorld: ContractWorld {
             // The contract's ceremonies come from one address faster than people's would.
             environment["GATEHOUSE_RATE_LIMIT_PASSKEY"] = "1000"
         }
-        let server = try await Self.startServer(environment)
+        let github = settings.github ? try await FakeGitHub.start() : nil
+        if let github {
+            environment["GATEHOUSE_EXTERNAL_GITHUB_CLIENT_ID"] = FakeGitHub.clientID
+            environment["GATEHOUSE_EXTERNAL_GITHUB_SECRET"] = FakeGitHub.clientSecret
+            environment["GATEHOUSE_EXTERNAL_GITHUB_URL"] = github.url
+            environment["GATEHOUSE_URI_ALLOW_LIST"] = "http://127.0.0.1/callback"
+        }
+        let server: ServerProcess
+        do {
+            server = try await Self.startServer(environment)
+        } catch {
+            await github?.stop()
+            await apple?.stop()
+            throw error
+        }
         let backend = GoTrueBackend(configuration: .init(url: server.url), transport: HTTPTransport.urlSession())
-        return ServerWorld(server: server, apple: apple, backend: backend)
+        return ServerWorld(server: server, apple: apple, github: github, backend: backend)
     }
 
     /// Starts a server, on another free port when a parallel test took the one picked first.
@@ -56,6 +72,19 @@ struct ServerWorld: ContractWorld {
         return try apple.googleIDToken(subject: subject, email: email, rawNonce: nonce, unhashed: unhashed)
     }
 
+    /// The browser's part over HTTP, each redirect taken by hand: the server's `/authorize`, the
+    /// fake GitHub's page (its "Allow" or "Cancel" link), the server's `/callback`.
+    func providerConsent(at url: URL, as account: InMemoryAuthBackend.ProviderAccount?) async throws -> URL {
+        guard let github else { throw ServerProcessError.didNotStart("no fake GitHub: set ContractSettings.github") }
+        if let account {
+            guard let id = Int(account.subject) else { throw ContractFailure.unexpected("GitHub ids are numbers") }
+            try await github.person(id: id, login: "user\(id)", email: account.email, verified: account.emailVerified)
+        }
+        let page = try await PageFetcher.fetch(url).location
+        let consent = try await PageFetcher.fetch(page).link(id: account == nil ? "deny" : "allow")
+        return try await PageFetcher.fetch(consent).location
+    }
+
     func now() -> Date { Date() }
 
     func passReuseInterval() async throws { try await Task.sleep(for: .seconds(11)) }
@@ -65,5 +94,6 @@ struct ServerWorld: ContractWorld {
     func close() async {
         server.stop()
         await apple?.stop()
+        await github?.stop()
     }
 }

@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `gatehouse login --provider github` against the real server and a fake GitHub
+/// (`Providers/fake_github.py`), with Debian's headless Chromium clicking through the consent page
+/// (`Providers/click_through.py`, Playwright) as the browser the CLI opens
+/// (`$GATEHOUSE_BROWSER`): the redirect comes back to the loopback port the CLI chose, the code is
+/// exchanged with PKCE and the session saved. Declining, a timeout and Ctrl-C save nothing and
+/// release the port.
+@Suite(
+    "gatehouse login --provider: the browser sign-in",
+    .serialized,
+    .enabled(if: EndToEnd.enabled, "set GATEHOUSE_SERVER_BIN (scripts/test does)")
+)
+struct ProviderLoginEndToEndTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Providers")
+
+    /// Whether Chromium and Playwright for Python are here (scripts/ci-setup installs both; CI requires them).
+    static var browserInstalled: Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import playwright.sync_api"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
+    }
+
+    static var browserRequired: Bool { browserInstalled || ProcessInfo.processInfo.environment["CI"] != nil }
+
+    /// The server with GitHub (the fake, as GitHub Enterprise) and loopback redirects allowed on any port.
+    struct Scene {
+        let github: FakeGitHub
+        let server: ServerProcess
+        var url: String { server.url.absoluteString }
+        var config: URL { server.directory.appendingPathComponent("config") }
+        var sessionFile: URL {
+            config.appendingPathComponent("gatehouse").appendingPathComponent("session-127.0.0.1_\(server.port).json")
+        }
+
+        static func start() async throws -> Scene {
+            let github = try await FakeGitHub.start()
+            do {
+                let server = try await ServerProcess(environment: [
+                    "GATEHOUSE_EXTERNAL_GITHUB_CLIENT_ID": FakeGitHub.clientID,
+                    "GATEHOUSE_EXTERNAL_GITHUB_SECRET": FakeGitHub.clientSecret,
+                    "GATEHOUSE_EXTERNAL_GITHUB_URL": github.url,
+                    "GATEHOUSE_URI_ALLOW_LIST": "http://127.0.0.1/callback",
+                ])
+                return Scene(github: github, server: server)
+            } catch {
+                await github.stop()
+                throw error
+            }
+        }
+
+        func stop() async {
+            server.stop()
+            await github.stop()
+        }
+    }
+
+    @Test(.enabled(if: browserRequired, "Chromium and Playwright for Python are not installed (scripts/ci-setup installs them)"))
+    func theBrowserClicksThroughGitHubAndTheSessionIsSaved() async throws {
+        let scene = try await Scene.start()
+        let browser = "python3 \(Self.folder.appendingPathComponent("click_through.py").path) allow"
+        let login = try await CLIEndToEndTests.gatehouse(
+            ["login", "--server", scene.url, "--provider", "github", "--scope", "read:org"],
+            config: scene.config,
+            environment: ["GATEHOUSE_BROWSER": browser]
+        )
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stdout.contains("Signed in as ada@example.com"), "\(login.stdout)")
+        #expect(login.stderr.contains("/authorize?provider=github"), "the address is printed too")
+        #expect(FileManager.default.fileExists(atPath: scene.sessionFile.path))
+
+        let status = try await CLIEndToEndTests.gatehouse(["status", "--server", scene.url, "--json"], config: scene.config)
+        #expect(status.json["signed_in"] as? Bool == true && status.json["verified"] as? Bool == true)
+        #expect(status.json["email"] as? String == "ada@example.com")
+
+        // Declining on GitHub's page saves nothing and says so.
+        _ = try await CLIEndToEndTests.gatehouse(["logout", "--server", scene.url], config: scene.config)
+        let declined = try await CLIEndToEndTests.gatehouse(
+            ["login", "--server", scene.url, "--provider", "github"],
+            config: scene.config,
+            environment: ["GATEHOUSE_BROWSER": browser.replacingOccurrences(of: " allow", with: " deny")]
+        )
+        #expect(declined.status == 1 && declined.stderr.contains("cancelled"), "\(declined.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scene.sessionFile.path))
+        await scene.stop()
+    }
+
+    @Test func withoutABrowserTheAddressIsPrintedAndATimeoutLeavesNothingBehind() async throws {
+        let scene = try await Scene.start()
+        // No display and --no-browser: the address is printed; nobody opens it.
+        let login = try await CLIEndToEndTests.gatehouse(
+            ["login", "--server", scene.url, "--provider", "github", "--no-browser", "--timeout", "2"],
+            config: scene.config,
+            environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""]
+        )
+        #expect(login.status == 1, "\(login.stderr)")
+        #expect(login.stderr.contains("No answer from the browser within 2 seconds"), "\(login.stderr)")
+        let port = try #require(Self.loopbackPort(in: login.stderr))
+        #expect(!Self.accepts(port: port), "the port was released")
+        #expect(!FileManager.default.fileExists(atPath: scene.sessionFile.path))
+        await scene.stop()
+    }
+
+    @Test func ctrlCReleasesThePortAndSavesNothing() async throws {
+        let scene = try await Scene.start()
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gatehouse")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["login", "--server", scene.url, "--provider", "github", "--no-browser"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = scene.config.path
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        let watchdog = Task.detached {
+            try await Task.sleep(for: .seconds(60))
+            kill(pid, SIGKILL)
+        }
+        defer { watchdog.cancel() }
+        // Read until the CLI waits, then press Ctrl-C.
+        let printed = await Blocking.run { () -> String in
+            var text = ""
+            while !text.contains("Ctrl-C cancels") {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return text
+        }
+        let port = try #require(Self.loopbackPort(in: printed), "\(printed)")
+        #expect(Self.accepts(port: port), "the CLI listens while it waits")
+        try #require(pid > 0 && process.isRunning, "a signal goes to the CLI only")
+        kill(pid, SIGINT)
+        let rest = await Blocking.run { errors.fileHandleForReading.readDataToEndOfFile() }
+        await Blocking.waitUntilExit(process)
+        #expect(process.terminationStatus == 1, "\(printed)\(String(decoding: rest, as: UTF8.self))")
+        #expect(String(decoding: rest, as: UTF8.self).contains("cancelled"))
+        #expect(!Self.accepts(port: port), "the port was released")
+        #expect(!FileManager.default.fileExists(atPath: scene.sessionFile.path))
+        await scene.stop()
+    }
+
+    /// The loopback port in the printed address's `redirect_to`.
+    static func loopbackPort(in text: String) -> Int? {
+        guard let range = text.range(of: #"redirect_to=http%3A%2F%2F127\.0\.0\.1%3A[0-9]+"#, options: .regularExpression)
+        else { return nil }
+        return Int(text[range].split(separator: "A").last ?? "")
+    }
+
+    /// Whether something accepts connections on 127.0.0.1:`port`.
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        } == 0
+    }
+}
+
+/// `Providers/fake_github.py` on a loopback port.
+final class FakeGitHub: @unchecked Sendable {
+    static let clientID = "fake-github-client"
+    static let clientSecret = "fake-github-secret"
+
+    let url: String
+    private let process: Process
+    private let portFile: URL
+
+    private init(url: String, process: Process, portFile: URL) {
+        self.url = url
+        self.process = process
+        self.portFile = portFile
+    }
+
+    static func start() async throws -> FakeGitHub {
+        let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("fake-github-\(UUID().uuidString)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", ProviderLoginEndToEndTests.folder.appendingPathComponent("fake_github.py").path, portFile.path,
+            clientID, clientSecret,
+        ]
+        // Neither output is the test's own: a fake left running must not hold the runner's pipes.
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<250 {
+            if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
+                return FakeGitHub(url: "http://127.0.0.1:\(port)", process: process, portFile: portFile)
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(process.processIdentifier, SIGKILL)
+        throw ServerProcessError.didNotStart("fake_github.py")
+    }
+
+    /// Sets the person who consents next.
+    func person(id: Int, login: String, email: String?, verified: Bool) async throws {
+        var request = URLRequest(url: URL(string: url + "/control")!)
+        request.httpMethod = "POST"
+        request.httpBody = try JSONSerialization.data(withJSONObject: [
+            "id": id, "login": login, "email": email as Any? ?? NSNull(), "verified": verified,
+        ])
+        _ = try await URLSession.shared.data(for: request)
+    }
+
+    func stop() async {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        await Blocking.waitUntilExit(process)
+        try? FileManager.default.removeItem(at: portFile)
+    }
+}
