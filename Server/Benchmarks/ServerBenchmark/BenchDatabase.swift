@@ -11,6 +11,10 @@ struct BenchDatabase {
     var transactionBound: Double
     var client: PostgresClient?
     var runner: Task<Void, Never>?
+    /// PostgreSQL's postmaster, whose processes' CPU the rows report.
+    var postmaster: Int32?
+    /// The refresh's bound (pgbench on its statements), when pgbench is installed.
+    var pgbench: PgbenchBound?
 
     /// A fresh `gatehouse_bench` database on the server `adminURL` names, and its bound.
     static func postgres(adminURL: String, logger: Logger) async throws -> BenchDatabase {
@@ -29,7 +33,25 @@ struct BenchDatabase {
         try await client.query("DROP TABLE bound_counters", logger: logger)
         let url =
             "postgres://\(bench.username)\(bench.password.map { ":" + $0 } ?? "")@\(bench.host):\(bench.port)/gatehouse_bench?sslmode=disable"
-        return BenchDatabase(name: "PostgreSQL", url: url, transactionBound: bound, client: client, runner: runner)
+        var database = BenchDatabase(
+            name: "PostgreSQL",
+            url: url,
+            transactionBound: bound,
+            client: client,
+            runner: runner
+        )
+        database.postmaster = try await PgbenchBound.postmaster(of: client, logger: logger)
+        if let binary = PgbenchBound.findBinary(), let postmaster = database.postmaster {
+            database.pgbench = PgbenchBound(
+                binary: binary,
+                url: url,
+                postmaster: postmaster,
+                client: client,
+                directory: FileManager.default.temporaryDirectory,
+                logger: logger
+            )
+        }
+        return database
     }
 
     private static func configuration(_ settings: PostgresSettings) -> PostgresClient.Configuration {

@@ -9,6 +9,8 @@ struct LoadResult {
     var seconds: Double
     /// Sorted latencies in milliseconds.
     var latencies: [Double]
+    /// CPU the processes used over the window, when the run was given a ``CPUProbe``.
+    var cpu: RowCPU? = nil
 
     var throughput: Double { Double(requests) / seconds }
     var median: Double { percentile(0.5) }
@@ -34,8 +36,15 @@ struct Workload: Sendable {
 
 /// Runs `workload` with `concurrency` virtual users, each on its own keep-alive connection
 /// (``LoadDriver``), for `duration` after a short warm-up; throughput counts requests that
-/// complete in the window.
-func runLoad(_ workload: Workload, port: Int, concurrency: Int, duration: Duration) async throws -> LoadResult {
+/// complete in the window. With `probe`, the CPU of its processes is read at the window's start
+/// and end (tasks scheduled on an event loop for those instants).
+func runLoad(
+    _ workload: Workload,
+    port: Int,
+    concurrency: Int,
+    duration: Duration,
+    probe: CPUProbe? = nil
+) async throws -> LoadResult {
     var states: [String] = []
     for _ in 0..<concurrency {
         states.append(try await HTTPConnection.with(port: port) { try await workload.prepare($0) })
@@ -43,6 +52,13 @@ func runLoad(_ workload: Workload, port: Int, concurrency: Int, duration: Durati
     let group = MultiThreadedEventLoopGroup.singleton
     let start = NIODeadline.now() + .milliseconds(300)
     let deadline = start + .nanoseconds(Int64(seconds(duration) * 1e9))
+    let samples = probe.map { probe in
+        let loop = group.next()
+        return (
+            loop.scheduleTask(deadline: start) { probe.sample() }.futureResult,
+            loop.scheduleTask(deadline: deadline) { probe.sample() }.futureResult
+        )
+    }
     var outcomes: [EventLoopFuture<LoadDriver.Outcome>] = []
     for state in states {
         let loop = group.next()
@@ -73,7 +89,11 @@ func runLoad(_ workload: Workload, port: Int, concurrency: Int, duration: Durati
         failures += measured.failures
     }
     latencies.sort()
-    return LoadResult(requests: latencies.count, failures: failures, seconds: seconds(duration), latencies: latencies)
+    var result = LoadResult(requests: latencies.count, failures: failures, seconds: seconds(duration), latencies: latencies)
+    if let (first, last) = samples {
+        result.cpu = RowCPU(from: try await first.get(), to: try await last.get())
+    }
+    return result
 }
 
 func milliseconds(_ duration: Duration) -> Double {

@@ -9,6 +9,8 @@ struct Report {
     private var comparisons: [String] = []
     /// The seeded database's name in the comparison table's header.
     var seededName = "seeded"
+    /// CPU per request, the pgbench bound and the idle-memory bar (issue 35).
+    var cpu = CPUTable()
 
     init(cores: Int, duration: Duration) {
         self.cores = cores
@@ -24,6 +26,7 @@ struct Report {
         bound: Double?,
         boundName: String
     ) {
+        cpu.add(database: database, workload: workload, concurrency: concurrency, result: result)
         let compared = bound.map { String(format: "%.0f %@ | %.2f", $0, boundName, result.throughput / $0) }
         rows.append(
             String(
@@ -91,6 +94,8 @@ struct Report {
         }
         lines += ["", "| Database | Figure | Value |", "|---|---|---|"]
         lines += others
+        let cpuLines = cpu.markdown
+        if !cpuLines.isEmpty { lines += ["", cpuLines] }
         return lines.joined(separator: "\n")
     }
 }

@@ -139,6 +139,13 @@ enum Seeder {
                 """,
                 logger: logger
             )
+            // The replica role held back the trigger that counts users (`user_counts`).
+            if !users.isEmpty {
+                try await connection.query(
+                    "UPDATE user_counts SET n = n + \(users.count) WHERE slot = 0",
+                    logger: logger
+                )
+            }
             try await connection.query(
                 """
                 INSERT INTO identities (id, user_id, provider, provider_id, email, identity_data, last_sign_in_at,

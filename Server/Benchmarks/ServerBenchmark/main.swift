@@ -128,6 +128,8 @@ for database in databases {
         unit: "ms"
     )
     report.add(database: database.name, figure: "idle memory (RSS)", value: server.residentMiB, unit: "MiB")
+    report.cpu.add(database: database.name, idleMiB: server.residentMiB)
+    let probe = CPUProbe(server: server.process.processIdentifier, postmaster: database.postmaster)
     let signup = try await HTTPConnection.with(port: server.port) {
         try await $0.send(
             .POST,
@@ -146,7 +148,13 @@ for database in databases {
     var floor = 0.0
     for (workload, bound, boundName) in plan where only.map(workload.name.contains) ?? true {
         for concurrency in concurrencies {
-            let result = try await runLoad(workload, port: server.port, concurrency: concurrency, duration: duration)
+            let result = try await runLoad(
+                workload,
+                port: server.port,
+                concurrency: concurrency,
+                duration: duration,
+                probe: probe
+            )
             if workload.name == Workloads.health.name { floor = max(floor, result.throughput) }
             report.add(
                 database: database.name,
@@ -157,6 +165,20 @@ for database in databases {
                 boundName: boundName
             )
             print("  \(workload.name) ×\(concurrency): \(Int(result.throughput))/s")
+            if workload.name == Workloads.refresh.name, let pgbench = database.pgbench {
+                let run = try await pgbench.run(
+                    concurrency: concurrency,
+                    duration: duration,
+                    expectedRate: result.throughput
+                )
+                report.cpu.add(
+                    database: database.name,
+                    concurrency: concurrency,
+                    refreshes: result.throughput,
+                    pgbench: run
+                )
+                print("  pgbench, the refresh's statements ×\(run.connections): \(Int(run.transactionsPerSecond))/s")
+            }
         }
     }
     if floor > 0 {

@@ -25,6 +25,8 @@ struct Authenticator: Sendable {
         // The session's row names its user (deleting a user deletes its sessions).
         let found = try await storage.read { try await $0.sessionWithUser(id: sessionID) }
         guard let (session, user) = found, session.userID == userID, !lifetime.hasEnded(session, at: now()) else {
+            // Ended elsewhere (another instance, the sweep, an admin): its verified tokens go.
+            tokens.verified.drop(session: sessionKey)
             throw APIError.sessionNotFound
         }
         if user.isBanned(at: now()) { throw APIError(.forbidden, .userBanned, "User is banned") }

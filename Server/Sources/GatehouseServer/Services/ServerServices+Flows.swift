@@ -90,7 +90,9 @@ extension ServerServices {
         )
     }
 
-    var logout: Logout { Logout(storage: storage, sensitive: sensitiveActions, audit: audit) }
+    var logout: Logout {
+        Logout(storage: storage, sensitive: sensitiveActions, audit: audit, verified: tokens.verified)
+    }
 
     var signUp: SignUp {
         SignUp(

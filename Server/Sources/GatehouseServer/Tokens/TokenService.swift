@@ -18,6 +18,8 @@ struct TokenService: Sendable {
     let audience = "authenticated"
     let lifetime: Int
     let leeway: Int
+    /// Tokens of ours that verified, so that one presented again is not checked again.
+    let verified = VerifiedTokenCache()
 
     static func make(
         configuration: ServerConfiguration,
@@ -161,6 +163,25 @@ struct TokenService: Sendable {
     ///   (``VerifiedAccess/isSupabaseProjectKey``) signed with the configured HS256 secret, as
     ///   the admin API does so that a project's service key keeps working after a move.
     func verify(_ token: String, now: Date, allowProjectKey: Bool = false) async throws -> VerifiedAccess {
+        let seconds = Int(now.timeIntervalSince1970)
+        let claims: VerifiedAccess
+        if let known = verified.claims(for: token, now: seconds) {
+            // The same text verified before: the checks below still run on its claims.
+            claims = known
+        } else {
+            claims = try await checkSignature(token, now: seconds)
+        }
+        guard claims.exp + leeway > seconds else { throw APIError.badJWT("token has expired") }
+        if let nbf = claims.nbf, nbf > seconds + leeway { throw APIError.badJWT("token is not valid yet") }
+        if allowProjectKey, signingKid == "hs256", claims.isSupabaseProjectKey { return claims }
+        guard claims.iss == issuer else { throw APIError.badJWT("issuer is not accepted") }
+        guard claims.aud == audience else { throw APIError.badJWT("audience is not accepted") }
+        return claims
+    }
+
+    /// The claims of `token` once its form and signature are checked (remembered in ``verified``
+    /// when one of our keys signed it).
+    private func checkSignature(_ token: String, now seconds: Int) async throws -> VerifiedAccess {
         guard token.utf8.count < 16_384, let compact = CompactJWT(token) else {
             throw APIError.badJWT("token is malformed")
         }
@@ -168,22 +189,14 @@ struct TokenService: Sendable {
         guard compact.isCanonical else {
             throw APIError.badJWT("token is not canonical base64url")
         }
-        let claims: VerifiedAccess
         do {
-            if let verified = try await verifier.verify(compact) {
-                claims = verified
-            } else {
-                claims = try await keys.verify(token, as: VerifiedAccess.self)
+            if let checked = try await verifier.verify(compact) {
+                verified.remember(token, claims: checked, expires: checked.exp + leeway, now: seconds)
+                return checked
             }
+            return try await keys.verify(token, as: VerifiedAccess.self)
         } catch {
             throw APIError.badJWT("signature is invalid")
         }
-        let seconds = Int(now.timeIntervalSince1970)
-        guard claims.exp + leeway > seconds else { throw APIError.badJWT("token has expired") }
-        if let nbf = claims.nbf, nbf > seconds + leeway { throw APIError.badJWT("token is not valid yet") }
-        if allowProjectKey, signingKid == "hs256", claims.isSupabaseProjectKey { return claims }
-        guard claims.iss == issuer else { throw APIError.badJWT("issuer is not accepted") }
-        guard claims.aud == audience else { throw APIError.badJWT("audience is not accepted") }
-        return claims
     }
 }

@@ -13,6 +13,8 @@ struct Logout: Sendable {
     let storage: any AuthStorage
     let sensitive: SensitiveActionGuard
     let audit: AuditLog
+    /// Forgets the verified tokens of the sessions that end.
+    let verified: VerifiedTokenCache
 
     func callAsFunction(_ caller: Caller, scope: LogoutScope, nonce: String?, ip: String) async throws {
         if scope != .local {
@@ -34,6 +36,11 @@ struct Logout: Sendable {
             case .others: try await tx.deleteSessions(userID: caller.user.id, except: caller.session.id)
             }
             try await audit.record("logout", actor: caller.user.id, ip: ip, detail: scope.rawValue, in: tx)
+        }
+        switch scope {
+        case .local: verified.drop(session: caller.session.id.key)
+        case .global: verified.drop(user: caller.user.id.key)
+        case .others: verified.drop(user: caller.user.id.key, keeping: caller.session.id.key)
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The named, ordered schema migrations: one list for both databases. Where their types differ
 /// the SQL says `{real}`, `{bigint}`, `{serial}` or `{unlogged}` (and a statement for PostgreSQL
-/// alone starts with `{postgres}`), and ``statements(of:for:)``
+/// alone starts with `{postgres}`, one for SQLite alone with `{sqlite}`), and ``statements(of:for:)``
 /// writes each database's word. Append only; never edit one that has shipped.
 enum Migrations {
     static let all: [(name: String, statements: [String])] = [
@@ -393,6 +393,41 @@ enum Migrations {
                 "CREATE INDEX flow_states_linking_user_id ON flow_states(linking_user_id)",
             ]
         ),
+        (
+            // The admin API's total of users without counting the table (issue 35): triggers
+            // keep the number in `user_counts`, in the transaction that inserts or deletes the
+            // user, and the total is the sum of its rows. SQLite has one writer and one row.
+            // PostgreSQL keeps 64 rows and each backend moves the row of its process id, so that
+            // concurrent sign-ups on different connections do not queue on one row's lock until
+            // their commits (and a transaction only ever locks its own row: no deadlock).
+            "0017_user_counts",
+            [
+                "CREATE TABLE user_counts (slot INTEGER PRIMARY KEY, n {bigint} NOT NULL)",
+                "INSERT INTO user_counts (slot, n) SELECT 0, COUNT(*) FROM users",
+                "{postgres}INSERT INTO user_counts (slot, n) SELECT g, 0 FROM generate_series(1, 63) g",
+                """
+                {sqlite}CREATE TRIGGER users_counted_insert AFTER INSERT ON users
+                BEGIN UPDATE user_counts SET n = n + 1 WHERE slot = 0; END
+                """,
+                """
+                {sqlite}CREATE TRIGGER users_counted_delete AFTER DELETE ON users
+                BEGIN UPDATE user_counts SET n = n - 1 WHERE slot = 0; END
+                """,
+                """
+                {postgres}CREATE FUNCTION users_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    UPDATE user_counts SET n = n + CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END
+                    WHERE slot = pg_backend_pid() % 64;
+                    RETURN NULL;
+                END
+                $$
+                """,
+                """
+                {postgres}CREATE TRIGGER users_counted AFTER INSERT OR DELETE ON users
+                FOR EACH ROW EXECUTE FUNCTION users_counted()
+                """,
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.
@@ -410,12 +445,13 @@ enum Migrations {
                 "{serial}": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "{unlogged}": "UNLOGGED ",
             ]
         }
-        // A statement marked `{postgres}` is PostgreSQL's alone (a storage parameter, say).
-        let marker = "{postgres}"
+        // A statement marked `{postgres}` or `{sqlite}` is that database's alone (a storage
+        // parameter, a trigger).
+        let markers: [(String, SQLDialect)] = [("{postgres}", .postgres), ("{sqlite}", .sqlite)]
         return migration.statements.compactMap { statement in
             var statement = statement
-            if statement.hasPrefix(marker) {
-                guard dialect == .postgres else { return nil }
+            for (marker, only) in markers where statement.hasPrefix(marker) {
+                guard dialect == only else { return nil }
                 statement.removeFirst(marker.count)
             }
             return words.reduce(statement) { $0.replacingOccurrences(of: $1.key, with: $1.value) }

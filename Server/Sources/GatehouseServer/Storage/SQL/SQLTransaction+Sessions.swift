@@ -105,7 +105,7 @@ extension SQLTransaction {
         WHERE id = ? AND counter = ?
         """
 
-    private static let postgresRotation = """
+    static let postgresRotation = """
         WITH rotated AS (\(rotation) RETURNING counter),
         logged AS (\(auditInsert) SELECT ?, ?, ?, ?, ? FROM rotated)
         SELECT counter FROM rotated

@@ -86,13 +86,32 @@ struct SQLTransaction: StorageTransaction {
         }
     }
 
+    /// A page of users by creation time, and the total, without reading the users table beyond
+    /// the page: the first key of the page is found in the `users_created_at` index alone
+    /// (`created_at, id`, all the subquery reads), the page is read from that key on, and the
+    /// total is the sum the triggers of `user_counts` keep.
     func listUsers(offset: Int, limit: Int) async throws -> ([UserRecord], Int) {
-        let users = try await query(
-            "\(userSelect) ORDER BY created_at, id LIMIT ? OFFSET ?",
-            [.integer(limit), .integer(offset)]
-        ).map(user(from:))
-        let total = try await query("SELECT COUNT(*) AS total FROM users").first?.column("total")?.integer ?? 0
+        let page =
+            switch executor.dialect {
+            case .sqlite: Self.sqliteUserPage
+            case .postgres: Self.postgresUserPage
+            }
+        let users = try await query(page, [.integer(offset), .integer(limit)]).map(user(from:))
+        let counted = try await query("SELECT CAST(SUM(n) AS BIGINT) AS total FROM user_counts")
+        let total = counted.first?.column("total")?.integer ?? 0
         return (users, total)
+    }
+
+    static let sqliteUserPage = userPage(.sqlite)
+    static let postgresUserPage = userPage(.postgres)
+
+    /// A page of users from the key at an offset (binds: the offset, the page's size).
+    static func userPage(_ dialect: SQLDialect) -> String {
+        """
+        \(userSelect(dialect)) WHERE (created_at, id) >= (
+            SELECT created_at, id FROM users ORDER BY created_at, id LIMIT 1 OFFSET ?
+        ) ORDER BY created_at, id LIMIT ?
+        """
     }
 
     func deleteUser(id: UUID) async throws {

@@ -1,0 +1,84 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// CPU time of processes, read from `/proc/<pid>/stat` (user + system time of all the process's
+/// threads, in clock ticks of 10 ms): how much of the shared cores a row of the benchmark cost
+/// the server, PostgreSQL and the load generator, whatever else runs on the machine.
+enum ProcessCPU {
+    private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+
+    /// The fields of `/proc/<pid>/stat` after the command name (which may hold spaces):
+    /// index 0 is the state (field 3), 1 the parent's pid, 11 and 12 `utime` and `stime`,
+    /// 13 and 14 `cutime` and `cstime` (children that ended and were waited for).
+    private static func fields(of pid: Int32) -> [Substring]? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ")
+    }
+
+    /// CPU seconds `pid` has used (0 once it has ended); with `children`, also those of its
+    /// children that have ended.
+    static func seconds(of pid: Int32, children: Bool = false) -> Double {
+        guard let fields = fields(of: pid), fields.count > 14 else { return 0 }
+        let used = (11...(children ? 14 : 12)).reduce(0.0) { $0 + (Double(fields[$1]) ?? 0) }
+        return used / ticksPerSecond
+    }
+
+    /// CPU seconds of a PostgreSQL cluster: the postmaster (with its ended backends, which it
+    /// waits for) and every process it started (backends, WAL writer, checkpointer, …).
+    static func clusterSeconds(postmaster: Int32) -> Double {
+        var total = seconds(of: postmaster, children: true)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry), pid != postmaster, let fields = fields(of: pid), fields.count > 12,
+                Int32(fields[1]) == postmaster
+            else { continue }
+            total += (Double(fields[11]) ?? 0) / ticksPerSecond + (Double(fields[12]) ?? 0) / ticksPerSecond
+        }
+        return total
+    }
+
+    /// The parent of `pid` (for a PostgreSQL backend: the postmaster).
+    static func parent(of pid: Int32) -> Int32? {
+        fields(of: pid).flatMap { $0.count > 1 ? Int32($0[1]) : nil }
+    }
+}
+
+/// The processes a row's CPU is read from: the server child, PostgreSQL's cluster where the
+/// server runs on it, and this process (the load generator).
+struct CPUProbe: Sendable {
+    var server: Int32
+    var postmaster: Int32?
+
+    /// Cumulative CPU seconds at this instant.
+    struct Sample: Sendable {
+        var server: Double
+        var postgres: Double?
+        var loadGenerator: Double
+    }
+
+    func sample() -> Sample {
+        Sample(
+            server: ProcessCPU.seconds(of: server),
+            postgres: postmaster.map(ProcessCPU.clusterSeconds(postmaster:)),
+            loadGenerator: ProcessCPU.seconds(of: getpid())
+        )
+    }
+}
+
+/// CPU seconds a row used, between the first and the last instant of its window.
+struct RowCPU: Sendable {
+    var server: Double
+    var postgres: Double?
+    var loadGenerator: Double
+
+    init(from start: CPUProbe.Sample, to end: CPUProbe.Sample) {
+        server = end.server - start.server
+        postgres = end.postgres.flatMap { end in start.postgres.map { end - $0 } }
+        loadGenerator = end.loadGenerator - start.loadGenerator
+    }
+}
