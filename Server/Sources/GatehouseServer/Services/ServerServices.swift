@@ -88,7 +88,10 @@ struct ServerServices: Sendable {
                 clientBudget: configuration.rateLimits.otp,
                 now: now
             ),
-            passwords: PasswordHasher(cost: configuration.bcryptCost),
+            passwords: PasswordHasher(
+                cost: configuration.bcryptCost,
+                firebaseKeys: FirebaseHashKeyStore(storage: storage, vault: vault)
+            ),
             policy: policy,
             authenticator: Authenticator(
                 tokens: tokens,

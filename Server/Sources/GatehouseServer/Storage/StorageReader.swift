@@ -34,6 +34,11 @@ public protocol StorageReader: PasskeyReader {
     /// The identity for a provider subject, if linked.
     func identity(provider: String, subject: String) async throws -> IdentityRecord?
 
+    /// The sealed parameters of an imported password-hash scheme (``FirebaseHashKeyStore``), if kept.
+    func importHashKey(scheme: String) async throws -> String?
+    /// Which of `ids` are users already (an import's idempotence, one statement per batch).
+    func existingUserIDs(_ ids: [UUID]) async throws -> Set<UUID>
+
     func signingKeys() async throws -> [SigningKeyRecord]
     /// Whether a token id was revoked.
     func isTokenRevoked(jti: String) async throws -> Bool

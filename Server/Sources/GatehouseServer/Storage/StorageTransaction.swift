@@ -98,5 +98,10 @@ public protocol StorageTransaction: StorageReader, PasskeyWriter, AppleTokenWrit
     /// Records a token id as revoked; revoking it again changes nothing.
     func revokeToken(jti: String, at now: Date) async throws
 
+    /// Keeps (or replaces) the sealed parameters of an imported password-hash scheme.
+    func storeImportHashKey(scheme: String, sealed: String, at now: Date) async throws
+    /// Forgets them; returns whether they were kept.
+    func deleteImportHashKey(scheme: String) async throws -> Bool
+
     func appendAudit(_ entry: AuditEntry) async throws
 }

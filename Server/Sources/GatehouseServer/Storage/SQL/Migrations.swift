@@ -333,6 +333,22 @@ enum Migrations {
                 "ALTER TABLE mfa_factors ADD COLUMN enrolled_session_id TEXT"
             ]
         ),
+        (
+            // The hash parameters of a service users were imported from (Firebase's signer key,
+            // salt separator, rounds, memory cost), sealed under the server secret, kept until
+            // `gatehouse-server import forget-firebase-key`. Numbered 0020 so that migrations
+            // written meanwhile on other branches (0015 to 0019) merge before it.
+            "0020_import_hash_keys",
+            [
+                """
+                CREATE TABLE import_hash_keys (
+                    scheme TEXT PRIMARY KEY,
+                    sealed_parameters TEXT NOT NULL,
+                    created_at {real} NOT NULL
+                )
+                """
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.
