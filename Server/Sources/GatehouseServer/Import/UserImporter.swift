@@ -7,7 +7,8 @@ import Foundation
 ///    differ only in case, ids or provider identities that appear twice.
 /// 2. Each batch, in one transaction, skips users whose id is here already (this import, run
 ///    before), refuses users whose address or provider identity another user here has, and
-///    inserts the rest with their identities.
+///    inserts the rest with their identities: a few set-wise statements per batch, whatever its
+///    size, so that PostgreSQL's round trips do not add up.
 ///
 /// A dry run does step 2's reads outside any transaction and writes nothing.
 public struct UserImporter: Sendable {
@@ -80,34 +81,30 @@ public struct UserImporter: Sendable {
         writer: (any StorageTransaction)?
     ) async throws -> [Outcome] {
         let present = try await reader.existingUserIDs(batch.map(\.user.id))
+        let fresh = batch.filter { !present.contains($0.user.id) }
+        let takenEmails = try await reader.existingEmails(fresh.compactMap(\.user.email))
+        let takenIdentities = try await reader.existingIdentities(
+            fresh.flatMap { $0.user.identities.map { IdentityKey(provider: $0.provider, subject: $0.subject) } }
+        )
         var outcomes: [Outcome] = []
+        var accepted: [UserRecord] = []
         outcomes.reserveCapacity(batch.count)
         for candidate in batch {
             let user = candidate.user
             if present.contains(user.id) {
                 outcomes.append(.alreadyPresent)
-                continue
-            }
-            if let email = user.email, try await reader.user(email: email) != nil {
+            } else if let email = user.email, takenEmails.contains(email) {
                 outcomes.append(.refused(.addressTaken))
-                continue
+            } else if let taken = user.identities.first(where: {
+                takenIdentities.contains(IdentityKey(provider: $0.provider, subject: $0.subject))
+            }) {
+                outcomes.append(.refused(.identityTaken(provider: taken.provider)))
+            } else {
+                accepted.append(user)
+                outcomes.append(.imported)
             }
-            var taken: String?
-            for identity in user.identities
-            where try await reader.identity(provider: identity.provider, subject: identity.subject) != nil {
-                taken = identity.provider
-                break
-            }
-            if let taken {
-                outcomes.append(.refused(.identityTaken(provider: taken)))
-                continue
-            }
-            if let writer {
-                try await writer.insertUser(user)
-                for identity in user.identities { try await writer.insertIdentity(identity) }
-            }
-            outcomes.append(.imported)
         }
+        try await writer?.insertUsers(accepted)
         return outcomes
     }
 

@@ -1,5 +1,8 @@
 import Foundation
 
+/// The statements of `gatehouse-server import`: set-wise reads and multi-row inserts, so that a
+/// batch of a thousand users costs a handful of round trips on PostgreSQL, and the sealed hash
+/// parameters of an imported scheme.
 extension SQLTransaction {
     func importHashKey(scheme: String) async throws -> String? {
         try await query("SELECT sealed_parameters FROM import_hash_keys WHERE scheme = ?", [.text(scheme)])
@@ -21,16 +24,69 @@ extension SQLTransaction {
     }
 
     func existingUserIDs(_ ids: [UUID]) async throws -> Set<UUID> {
-        guard !ids.isEmpty else { return [] }
         var found: Set<UUID> = []
-        // Chunks within SQLite's and PostgreSQL's bind limits.
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let chunk = ids[start..<min(start + 500, ids.count)]
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            for row in try await query("SELECT id FROM users WHERE id IN (\(marks))", chunk.map { .text($0.key) }) {
+        for chunk in Self.chunks(ids) {
+            for row in try await query("SELECT id FROM users WHERE id IN (\(Self.marks(chunk.count)))", chunk.map { .text($0.key) }) {
                 if let id = row.column("id")?.string.flatMap(UUID.init(text:)) { found.insert(id) }
             }
         }
         return found
+    }
+
+    func existingEmails(_ emails: [String]) async throws -> Set<String> {
+        var found: Set<String> = []
+        for chunk in Self.chunks(emails) {
+            for row in try await query(
+                "SELECT email FROM users WHERE email IN (\(Self.marks(chunk.count)))",
+                chunk.map { .text($0.lowercased()) }
+            ) {
+                if let email = row.column("email")?.string { found.insert(email) }
+            }
+        }
+        return found
+    }
+
+    func existingIdentities(_ keys: [IdentityKey]) async throws -> Set<IdentityKey> {
+        var found: Set<IdentityKey> = []
+        for chunk in Self.chunks(keys) {
+            let pairs = Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ")
+            for row in try await query(
+                "SELECT provider, provider_id FROM identities WHERE (provider, provider_id) IN (VALUES \(pairs))",
+                chunk.flatMap { [.text($0.provider), .text($0.subject)] }
+            ) {
+                if let provider = row.column("provider")?.string, let subject = row.column("provider_id")?.string {
+                    found.insert(IdentityKey(provider: provider, subject: subject))
+                }
+            }
+        }
+        return found
+    }
+
+    func insertUsers(_ users: [UserRecord]) async throws {
+        let row = "(" + Self.marks(17) + ")"
+        for chunk in Self.chunks(users, size: 400) {
+            _ = try await query(
+                "INSERT INTO users (\(Self.userColumns)) VALUES \(Array(repeating: row, count: chunk.count).joined(separator: ", "))",
+                chunk.flatMap(userBinds)
+            )
+        }
+        let identities = users.flatMap(\.identities)
+        let identityRow = "(" + Self.marks(9) + ")"
+        for chunk in Self.chunks(identities, size: 400) {
+            _ = try await query(
+                "INSERT INTO identities (\(Self.identityColumns)) VALUES "
+                    + Array(repeating: identityRow, count: chunk.count).joined(separator: ", "),
+                chunk.flatMap(Self.identityBinds)
+            )
+        }
+    }
+
+    /// Slices of at most `size`, within SQLite's and PostgreSQL's limits on binds.
+    private static func chunks<Element>(_ items: [Element], size: Int = 500) -> [ArraySlice<Element>] {
+        stride(from: 0, to: items.count, by: size).map { items[$0..<min($0 + size, items.count)] }
+    }
+
+    private static func marks(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 }
