@@ -9,16 +9,20 @@ and must come back as USER_ID. Prints one line per step and "N passed, N failed"
 
 import sys
 
+import httpx
 from supabase_auth import SyncGoTrueClient
 from supabase_auth.errors import AuthApiError
 
 URL = sys.argv[1]
 users = [sys.argv[index:index + 3] for index in range(2, len(sys.argv), 3)]
 passed, failed = 0, 0
+# httpx's default 5 s is too short on a loaded machine: the first verification of a Firebase hash
+# runs scrypt (16 MiB) in a debug build while the rest of the suite runs beside it.
+http = httpx.Client(timeout=60.0)
 
 
 def sign_in(email, password, user_id):
-    client = SyncGoTrueClient(url=URL, auto_refresh_token=False, persist_session=False)
+    client = SyncGoTrueClient(url=URL, auto_refresh_token=False, persist_session=False, http_client=http)
     response = client.sign_in_with_password({"email": email, "password": password})
     assert response.user.id == user_id, f"signed in as {response.user.id}, not {user_id}"
     assert response.session.access_token
@@ -26,7 +30,7 @@ def sign_in(email, password, user_id):
 
 
 def wrong_password(email):
-    client = SyncGoTrueClient(url=URL, auto_refresh_token=False, persist_session=False)
+    client = SyncGoTrueClient(url=URL, auto_refresh_token=False, persist_session=False, http_client=http)
     try:
         client.sign_in_with_password({"email": email, "password": "not the old password"})
     except AuthApiError as error:

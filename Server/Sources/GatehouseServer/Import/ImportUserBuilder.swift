@@ -16,7 +16,6 @@ enum ImportUserBuilder {
         banned: Bool,
         bannedUntil: Date? = nil,
         isAnonymous: Bool = false,
-        role: String = "authenticated",
         createdAt: Date,
         updatedAt: Date? = nil,
         identities: [IdentityRecord]
@@ -38,7 +37,6 @@ enum ImportUserBuilder {
             userMetadata: userMetadata,
             isAnonymous: isAnonymous,
             bannedUntil: banned ? ImportCandidate.permanentBan : bannedUntil,
-            role: role,
             createdAt: createdAt,
             updatedAt: updatedAt ?? createdAt,
             identities: identities

@@ -3,7 +3,9 @@ import GatehouseCore
 
 /// Reads Supabase's `auth.users` and `auth.identities`, as JSON (`json_agg` of each table: an
 /// array of rows, or an object `{"users": […], "identities": […]}`) or as `COPY … TO STDOUT
-/// WITH CSV HEADER` writes them. The user keeps its id; bcrypt hashes are kept as they are.
+/// WITH CSV HEADER` writes them. The user keeps its id; bcrypt hashes are kept as they are. The
+/// `role` column is not read: every imported user is `authenticated`, so that no row of an
+/// export can carry a role (`service_role`) into its access tokens.
 enum SupabaseExport {
     static func records(users: Data, identities: Data?, options: ImportOptions) throws -> [ImportRecord] {
         var (userRows, identityRows) = try rows(users)
@@ -80,7 +82,6 @@ enum SupabaseExport {
             banned: false,
             bannedUntil: row.date("banned_until"),
             isAnonymous: row.bool("is_anonymous"),
-            role: row.string("role") ?? "authenticated",
             createdAt: created,
             updatedAt: row.date("updated_at"),
             identities: linked
