@@ -14,7 +14,7 @@ extension GatehouseServerCommand {
                 as the console's text in a file (--hash-config) or in GATEHOUSE_FIREBASE_SIGNER_KEY, \
                 GATEHOUSE_FIREBASE_SALT_SEPARATOR, GATEHOUSE_FIREBASE_ROUNDS and GATEHOUSE_FIREBASE_MEM_COST.
                 """,
-            subcommands: [Users.self, ForgetFirebaseKey.self],
+            subcommands: [Users.self, Find.self, ForgetFirebaseKey.self],
             defaultSubcommand: Users.self
         )
 
@@ -87,6 +87,32 @@ extension GatehouseServerCommand {
                         "\(verb) \(report.imported) (\(report.withPassword) with a password, \(report.identities) "
                             + "identities), already present \(report.alreadyPresent), refused \(report.refusals.count)"
                     )
+                }
+            }
+        }
+
+        struct Find: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Print the id and address of the user imported under an old id (firebase_uid, auth0_user_id)."
+            )
+
+            @OptionGroup var options: ServerOptions
+
+            @Option(help: "The service the user came from: firebase, supabase or auth0.")
+            var from: String
+
+            @Argument(help: "The user's id in that service.")
+            var sourceID: String
+
+            func run() async throws {
+                guard let source = ImportSource(rawValue: from) else {
+                    throw ValidationError("--from must be firebase, supabase or auth0.")
+                }
+                try await options.withDatabase { database in
+                    guard let user = try await UserImport.user(from: source, sourceID: sourceID, database: database) else {
+                        throw ValidationError("No user was imported from \(source.rawValue) as \(sourceID).")
+                    }
+                    print("\(user.id.uuidString.lowercased())  \(user.email ?? "-")")
                 }
             }
         }

@@ -56,6 +56,12 @@ struct ImportFirebaseTests {
         let second = try await scene.run(["--from", "firebase", users])
         #expect(second.status == 0, "\(second.errors)")
         #expect(ImportScene.summary(second) == "imported 0 (0 with a password, 0 identities), already present 3, refused 3")
+        // The admin finds a user by its Firebase uid.
+        let found = try await scene.run(["find", "--from", "firebase", "kYi4EvWQlQTKSfnJ3dRSP6IH3ed2"])
+        let id = ImportCandidate.derivedID(source: .firebase, sourceID: "kYi4EvWQlQTKSfnJ3dRSP6IH3ed2")
+        #expect(found.output == "\(id.uuidString.lowercased())  user1@example.com\n", "\(found.errors)")
+        let unknown = try await scene.run(["find", "--from", "firebase", "b4dAddr3ss00000000000000004"])
+        #expect(unknown.status != 0 && unknown.errors.contains("No user was imported"))
 
         try await scene.serve { client, _, google, harness in
             let storage = harness.server.storage

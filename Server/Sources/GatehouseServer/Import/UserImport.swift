@@ -68,6 +68,16 @@ public enum UserImport {
         return try await UserImporter(storage: database.storage, options: options).run(records, progress: progress)
     }
 
+    /// The user imported from `source` under its old id there (`firebase_uid`, `auth0_user_id`,
+    /// or a Supabase id), or `nil` when there is none.
+    public static func user(from source: ImportSource, sourceID: String, database: ServerDatabase) async throws -> UserRecord? {
+        let id =
+            source == .supabase
+            ? UUID(uuidString: sourceID) : ImportCandidate.derivedID(source: source, sourceID: sourceID)
+        guard let id else { return nil }
+        return try await database.storage.read { try await $0.user(id: id) }
+    }
+
     /// Drops the kept Firebase hash parameters: users not yet rehashed can no longer sign in with
     /// their password (a reset still works). Returns whether any were kept.
     public static func forgetFirebaseKey(database: ServerDatabase) async throws -> Bool {
