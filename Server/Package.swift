@@ -129,6 +129,8 @@ let package = Package(
             dependencies: [
                 "GatehouseServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // bcrypt hashes of the import fixtures, written as Supabase and Auth0 export them.
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -124,7 +124,10 @@ struct ServerServices: Sendable {
                 logger: logger,
                 now: now
             ),
-            passwords: PasswordHasher(cost: configuration.bcryptCost),
+            passwords: PasswordHasher(
+                cost: configuration.bcryptCost,
+                firebaseKeys: FirebaseHashKeyStore(storage: storage, vault: vault)
+            ),
             policy: policy,
             authenticator: Authenticator(
                 tokens: tokens,

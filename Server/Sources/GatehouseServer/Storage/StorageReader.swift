@@ -34,6 +34,15 @@ public protocol StorageReader: PasskeyReader, MailOutboxReader, FlowStateReader 
     /// The identity for a provider subject, if linked.
     func identity(provider: String, subject: String) async throws -> IdentityRecord?
 
+    /// The sealed parameters of an imported password-hash scheme (``FirebaseHashKeyStore``), if kept.
+    func importHashKey(scheme: String) async throws -> String?
+    /// Which of `ids` are users already (an import's idempotence, one statement per batch).
+    func existingUserIDs(_ ids: [UUID]) async throws -> Set<UUID>
+    /// Which of `emails` (lowercased) a user has already.
+    func existingEmails(_ emails: [String]) async throws -> Set<String>
+    /// Which of `keys` are linked to a user already.
+    func existingIdentities(_ keys: [IdentityKey]) async throws -> Set<IdentityKey>
+
     func signingKeys() async throws -> [SigningKeyRecord]
     /// Whether a token id was revoked.
     func isTokenRevoked(jti: String) async throws -> Bool

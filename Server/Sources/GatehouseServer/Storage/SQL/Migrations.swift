@@ -428,6 +428,21 @@ enum Migrations {
                 """,
             ]
         ),
+        (
+            // The hash parameters of a service users were imported from (Firebase's signer key,
+            // salt separator, rounds, memory cost), sealed under the server secret, kept until
+            // `gatehouse-server import forget-firebase-key`.
+            "0018_import_hash_keys",
+            [
+                """
+                CREATE TABLE import_hash_keys (
+                    scheme TEXT PRIMARY KEY,
+                    sealed_parameters TEXT NOT NULL,
+                    created_at {real} NOT NULL
+                )
+                """
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.

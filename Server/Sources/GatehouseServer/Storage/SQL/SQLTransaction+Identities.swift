@@ -16,16 +16,20 @@ extension SQLTransaction {
         do {
             _ = try await query(
                 "INSERT INTO identities (\(Self.identityColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    .text(identity.id.key), .text(identity.userID.key), .text(identity.provider),
-                    .text(identity.subject), identity.email.map(SQLValue.text) ?? .null,
-                    .text(JSONText.encode(identity.data)), .date(identity.lastSignInAt),
-                    .float(identity.createdAt.timeIntervalSince1970), .float(identity.updatedAt.timeIntervalSince1970),
-                ]
+                Self.identityBinds(identity)
             )
         } catch SQLError.uniqueViolation {
             throw StorageError.duplicateIdentity
         }
+    }
+
+    static func identityBinds(_ identity: IdentityRecord) -> [SQLValue] {
+        [
+            .text(identity.id.key), .text(identity.userID.key), .text(identity.provider),
+            .text(identity.subject), identity.email.map(SQLValue.text) ?? .null,
+            .text(JSONText.encode(identity.data)), .date(identity.lastSignInAt),
+            .float(identity.createdAt.timeIntervalSince1970), .float(identity.updatedAt.timeIntervalSince1970),
+        ]
     }
 
     func updateIdentity(_ identity: IdentityRecord) async throws {
