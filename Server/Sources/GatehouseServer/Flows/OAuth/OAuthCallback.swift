@@ -158,10 +158,11 @@ struct OAuthCallback: Sendable {
             now: now
         )
         let identity = signIn.identity
-        var permit: SensitiveActionPermit?
+        var linkingPermit: SensitiveActionPermit?
         if let linkingUserID = flow.linkingUserID {
-            permit = try await linkingPermit(user: linkingUserID, session: flow.linkingSessionID, now: now)
+            linkingPermit = try await self.linkingPermit(user: linkingUserID, session: flow.linkingSessionID, now: now)
         }
+        let permit = linkingPermit
         let sealed = try sealing.seal(access: signIn.accessToken, refresh: signIn.refreshToken, flowID: flow.id)
         let (apple, sessions, linking, audit) = (self.apple, self.sessions, self.linking, self.audit)
         let finish: Finish = try await storage.transaction { tx in

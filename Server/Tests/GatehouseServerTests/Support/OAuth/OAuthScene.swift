@@ -126,7 +126,7 @@ struct OAuthScene {
     func run(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         do {
             try await LiveServer.run(server.application, fixedPort: port) { client in
-                try await body(Client(client: client, mailer: harness.mailer))
+                try await body(Client(client: client, mailer: harness.mailer, server: server))
             }
         } catch {
             await stop()
