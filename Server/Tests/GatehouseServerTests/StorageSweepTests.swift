@@ -94,6 +94,19 @@ struct StorageSweepTests {
             }
             try await tx.insertSession(endedSession)
             try await tx.insertSession(liveSession)
+            // A sign-in through a provider's page that expired, and one still under way.
+            for (state, expires) in [("expired-flow", old), ("live-flow", now.addingTimeInterval(600))] {
+                try await tx.insertFlowState(
+                    FlowStateRecord(
+                        stateHash: Hex.sha256(state),
+                        provider: "github",
+                        authenticationMethod: "oauth",
+                        redirectTo: "https://app.example.com",
+                        createdAt: expires.addingTimeInterval(-600),
+                        expiresAt: expires
+                    )
+                )
+            }
         }
         let before = try await Self.rowCounts(harness)
 
@@ -241,7 +254,7 @@ struct StorageSweepTests {
 
     static let sweptTables = [
         "one_time_codes", "used_nonces", "mfa_challenges", "webauthn_challenges", "rate_limits", "audit_log",
-        "sessions",
+        "sessions", "flow_states",
     ]
 
     static func rowCounts(_ harness: Harness) async throws -> [String: Int] {
