@@ -41,7 +41,7 @@ final class FakeProvider: Sendable {
     /// The JWKS address.
     let url: URL
     private let state: State
-    private let task: Task<Void, any Error>
+    private let server: LoopbackApp
 
     /// Where the provider listens (`/keys` and `/auth/keys` serve the key set).
     let baseURL: URL
@@ -78,21 +78,8 @@ final class FakeProvider: Sendable {
             }
         }
         routes(router)
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "fake-provider")
-        logger.logLevel = .critical
-        let application = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: logger
-        )
-        task = Task { try await application.runService() }
-        var iterator = ports.makeAsyncIterator()
-        let port = await iterator.next() ?? 0
+        server = try await LoopbackApp(router: router, label: "fake-provider")
+        let port = server.port
         url = URL(string: "http://127.0.0.1:\(port)/keys")!
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
     }
@@ -128,8 +115,7 @@ final class FakeProvider: Sendable {
     }
 
     func stop() async {
-        task.cancel()
-        _ = try? await task.value
+        await server.stop()
     }
 
     /// A signed ID token for `now`. `claims` entries override the defaults (`NSNull()` removes

@@ -10,7 +10,7 @@ import NIOCore
 /// `GET /user`, whose answer the page shows in `#status`: "signed in as <address> with <providers>".
 final class AppPage: Sendable {
     let port: Int
-    private let task: Task<Void, any Error>
+    private let server: LoopbackApp
 
     var origin: String { "http://127.0.0.1:\(port)" }
     var url: String { origin + "/app" }
@@ -27,26 +27,11 @@ final class AppPage: Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: html))
             )
         }
-        let (started, continuation) = AsyncStream<Void>.makeStream()
-        var logger = Logger(label: "app-page")
-        logger.logLevel = .critical
-        let application = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: port)),
-            onServerRunning: { _ in
-                continuation.yield()
-                continuation.finish()
-            },
-            logger: logger
-        )
-        task = Task { try await application.runService() }
-        var iterator = started.makeAsyncIterator()
-        _ = await iterator.next()
+        self.server = try await LoopbackApp(router: router, label: "app-page", port: port)
     }
 
     func stop() async {
-        task.cancel()
-        _ = try? await task.value
+        await server.stop()
     }
 
     static func html(server: String, providers: [String]) -> String {

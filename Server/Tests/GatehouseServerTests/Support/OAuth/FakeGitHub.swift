@@ -24,7 +24,7 @@ final class FakeGitHub: Sendable {
     let baseURL: URL
     let consent: FakeConsent
     private let account: Locked<Account>
-    private let task: Task<Void, any Error>
+    private let server: LoopbackApp
 
     static func start(
         clientID: String = "github-client",
@@ -129,21 +129,8 @@ final class FakeGitHub: Sendable {
                 user.emails.map { ["email": $0.0, "primary": $0.1, "verified": $0.2, "visibility": "private"] }
             )
         }
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "fake-github")
-        logger.logLevel = .critical
-        let application = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: logger
-        )
-        task = Task { try await application.runService() }
-        var iterator = ports.makeAsyncIterator()
-        let port = await iterator.next() ?? 0
+        server = try await LoopbackApp(router: router, label: "fake-github")
+        let port = server.port
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
     }
 
@@ -151,7 +138,6 @@ final class FakeGitHub: Sendable {
     func change(_ edit: (inout Account) -> Void) { account.withLock { edit(&$0) } }
 
     func stop() async {
-        task.cancel()
-        _ = try? await task.value
+        await server.stop()
     }
 }
