@@ -298,18 +298,24 @@ struct PostgresOutageTests {
             await load.value
 
             let all = answers.list.withLock { $0 }
+            // What the load saw, for the failure messages: answers by status, and the slowest.
+            let summary = Dictionary(grouping: all, by: \.status).map { "\($0.key): \($0.value.count)" }.sorted()
+                .joined(separator: ", ") + "; slowest \(all.map(\.seconds).max() ?? 0) s"
             let recovery = try #require(recovered, "a sign-up succeeded after the database came back")
             #expect(recovery - resumed < .seconds(15), "recovered within seconds: \(recovery - resumed)")
             #expect(all.contains { $0.status == 503 }, "the outage was seen")
             for answer in all where answer.status != 200 {
-                #expect(answer.status == 503 && answer.code == "database_unavailable", "\(answer.status) \(answer.code ?? "")")
+                #expect(
+                    answer.status == 503 && answer.code == "database_unavailable",
+                    "\(answer.status) \(answer.code ?? "") after \(answer.seconds) s; \(summary)"
+                )
             }
-            #expect(all.allSatisfy { $0.seconds < 30 }, "no answer waited past the read timeout")
+            #expect(all.allSatisfy { $0.seconds < 30 }, "no answer waited past the read timeout: \(summary)")
             let readyAgain = await http.send("GET", base.appendingPathComponent("ready"))
             #expect(readyAgain.status == 200)
             // Nothing committed is lost: every user whose sign-up was answered 200 is there.
             let created = all.compactMap { $0.status == 200 ? $0.userID : nil }
-            #expect(created.count > 10)
+            #expect(created.count > 10, "\(summary)")
             for id in created {
                 let found = try await client.get("/admin/users/\(id)", bearer: admin)
                 #expect(found.status == .ok, "user \(id) kept")

@@ -70,9 +70,8 @@ struct LiveClient: Sendable {
     ) async throws -> TestClient.Response {
         var headers = headers
         headers[.connection] = "keep-alive"
-        return try await client.execute(
-            TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body)
-        )
+        let request = TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body)
+        return try await Deadline.answer(of: client, within: LiveServer.timeout) { try await $0.execute(request) }
     }
 }
 

@@ -128,19 +128,13 @@ struct HTTPClient: Sendable {
             headers: headers,
             body: json.map { ByteBuffer(string: $0) }
         )
-        do {
-            let response = try await TestClient.withClient(
-                host: host,
-                port: port,
-                configuration: .init(timeout: timeout)
-            ) { client in
-                try await client.execute(request)
-            }
-            let data = response.body.map { Data($0.readableBytesView) } ?? Data()
-            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-            return Answer(status: Int(response.status.code), json: object)
-        } catch {
-            return Answer(status: 0, json: [:])
-        }
+        let client = TestClient(host: host, port: port, configuration: .init(timeout: timeout))
+        client.connect()
+        let response = try? await Deadline.answer(of: client, within: timeout) { try await $0.execute(request) }
+        try? await client.shutdown()
+        guard let response else { return Answer(status: 0, json: [:]) }
+        let data = response.body.map { Data($0.readableBytesView) } ?? Data()
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return Answer(status: Int(response.status.code), json: object)
     }
 }

@@ -40,26 +40,86 @@ final class ConnectionWait: Sendable {
     }
 
     /// Runs `body`, giving up its wait for a connection after `limit`.
+    ///
+    /// At the deadline the caller is answered at once, whether or not the pool has withdrawn
+    /// the cancelled lease yet: PostgresNIO's pool can hold a cancelled request while it
+    /// reconnects to a restarted database, and a request answered only when the pool lets go
+    /// hung past every client's timeout (issue 32). The work then ends on its own: a connection
+    /// it is given later is refused by ``leased()`` and goes back to the pool.
     static func run<Result: Sendable>(
         for limit: Duration,
         _ body: @escaping @Sendable (ConnectionWait) async throws -> Result
     ) async throws -> Result {
         let wait = ConnectionWait()
-        // Structured in effect: awaited at once below, and cancelled with its caller.
-        let work = Task { try await body(wait) }
+        let outcome = Outcome<Result>()
+        // Unstructured on purpose: the caller waits for `outcome`, which the work or the timer
+        // settles, not for the work itself.
+        let work = Task {
+            do {
+                outcome.settle(.success(try await body(wait)))
+            } catch {
+                outcome.settle(.failure(error))
+            }
+        }
         let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(limit)) {
-            if wait.expire() { work.cancel() }
+            guard wait.expire() else { return }
+            work.cancel()
+            outcome.settle(.failure(DatabaseUnavailable(reason: "no PostgreSQL connection within \(limit)")))
         }
         defer { timer.cancel() }
-        do {
-            return try await withTaskCancellationHandler {
-                try await work.value
-            } onCancel: {
-                work.cancel()
-            }
-        } catch {
+        let result = await withTaskCancellationHandler {
+            await outcome.value
+        } onCancel: {
+            work.cancel()
+        }
+        switch result {
+        case .success(let value):
+            return value
+        case .failure(let error):
             guard wait.expired else { throw error }
             throw DatabaseUnavailable(reason: "no PostgreSQL connection within \(limit)")
+        }
+    }
+
+    /// A result settled once, by whichever comes first, and awaited by one caller.
+    private final class Outcome<Value: Sendable>: Sendable {
+        private enum State {
+            case pending
+            case waiting(CheckedContinuation<Swift.Result<Value, any Error>, Never>)
+            case settled(Swift.Result<Value, any Error>)
+        }
+
+        private let state = Mutex<State>(.pending)
+
+        /// Settles the result; later calls are ignored.
+        func settle(_ result: Swift.Result<Value, any Error>) {
+            let waiting: CheckedContinuation<Swift.Result<Value, any Error>, Never>? = state.withLock { state in
+                switch state {
+                case .pending:
+                    state = .settled(result)
+                    return nil
+                case .waiting(let continuation):
+                    state = .settled(result)
+                    return continuation
+                case .settled:
+                    return nil
+                }
+            }
+            waiting?.resume(returning: result)
+        }
+
+        /// The result, once settled.
+        var value: Swift.Result<Value, any Error> {
+            get async {
+                await withCheckedContinuation { continuation in
+                    let settled: Swift.Result<Value, any Error>? = state.withLock { state in
+                        if case .settled(let result) = state { return result }
+                        state = .waiting(continuation)
+                        return nil
+                    }
+                    if let settled { continuation.resume(returning: settled) }
+                }
+            }
         }
     }
 }

@@ -1,0 +1,82 @@
+import Synchronization
+import Testing
+
+@testable import GatehouseServer
+
+/// The bound on the wait for a pooled PostgreSQL connection (issue 32): the caller is answered
+/// at the deadline even when the lease ignores its cancellation, as PostgresNIO's pool did while
+/// it reconnected to a restarted database.
+@Suite("Connection wait")
+struct ConnectionWaitTests {
+    /// A lease that never comes and does not listen to cancellation: the caller still gets
+    /// `DatabaseUnavailable` at the deadline, and the lease let go later is refused.
+    @Test func theCallerIsAnsweredAtTheDeadlineWhenTheLeaseIgnoresCancellation() async throws {
+        let release = Gate()
+        let refused = Atomic<Bool>(false)
+        // The lease ends ten seconds on, by itself: an implementation that waits for it
+        // answers then, too late.
+        let opener = Task {
+            try? await Task.sleep(for: .seconds(10))
+            release.open()
+        }
+        let start = ContinuousClock.now
+        await #expect(throws: DatabaseUnavailable.self) {
+            try await ConnectionWait.run(for: .milliseconds(200)) { wait in
+                // Deaf to cancellation: ends only when the test lets it.
+                await release.wait()
+                do { try wait.leased() } catch { refused.store(true, ordering: .relaxed) }
+                return 1
+            }
+        }
+        let waited = ContinuousClock.now - start
+        #expect(waited < .seconds(5), "answered at the deadline, not when the lease ended: \(waited)")
+        await opener.value
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !refused.load(ordering: .relaxed), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let wasRefused = refused.load(ordering: .relaxed)
+        #expect(wasRefused, "a connection that comes after the deadline is refused")
+    }
+
+    /// A connection in time: the work's answer, and its error as it is.
+    @Test func aLeaseInTimeGivesTheWorksAnswer() async throws {
+        let value = try await ConnectionWait.run(for: .seconds(30)) { wait in
+            try wait.leased()
+            return 42
+        }
+        #expect(value == 42)
+        struct Broken: Error {}
+        await #expect(throws: Broken.self) {
+            try await ConnectionWait.run(for: .seconds(30)) { wait -> Int in
+                try wait.leased()
+                throw Broken()
+            }
+        }
+    }
+}
+
+/// A wait that only ``open()`` ends (cancellation does not).
+private final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if state.open { return true }
+                state.waiter = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.open = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+}
