@@ -1,5 +1,6 @@
 import Foundation
 import Gatehouse
+import GatehouseCore
 
 #if canImport(CryptoKit)
 import CryptoKit
@@ -36,7 +37,7 @@ struct InMemoryRelyingParty {
         case es256(P256.Signing.PublicKey)
         case ed25519(Curve25519.Signing.PublicKey)
 
-        init(cose: CBORReader.Item) throws(AuthError) {
+        init(cose: CBORValue) throws(AuthError) {
             let type = cose[.integer(1)]?.integer
             let algorithm = cose[.integer(3)]?.integer
             switch (type, algorithm) {
@@ -79,14 +80,15 @@ struct InMemoryRelyingParty {
         challenge: Data
     ) throws(AuthError) -> Registration {
         try checkClientData(credential.clientDataJSON, type: "webauthn.create", challenge: challenge)
-        let attestation: CBORReader.Item
+        let attestation: CBORValue
         do {
-            attestation = try CBORReader.decode(credential.attestationObject)
+            attestation = try CBORDecoder().decode(Array(credential.attestationObject))
         } catch {
             throw Self.refusal("attestationObject is not valid CBOR")
         }
-        guard attestation.entries?.count == 3, let format = attestation[.text("fmt")]?.text,
-            let statement = attestation[.text("attStmt")]?.entries, let authData = attestation[.text("authData")]?.bytes
+        guard attestation.mapEntries?.count == 3, let format = attestation[text: "fmt"]?.text,
+            let statement = attestation[text: "attStmt"], let entries = statement.mapEntries,
+            let authData = attestation[text: "authData"]?.bytes.map({ Data($0) })
         else { throw Self.refusal("attestationObject must be a map of fmt, attStmt and authData") }
         let data = try AuthenticatorData(authData)
         try check(data)
@@ -96,10 +98,10 @@ struct InMemoryRelyingParty {
         }
         switch format {
         case "none":
-            guard statement.isEmpty else { throw Self.refusal("a none attestation must have an empty statement") }
+            guard entries.isEmpty else { throw Self.refusal("a none attestation must have an empty statement") }
         case "packed":
-            guard statement.count == 2, statement[.text("alg")]?.integer == attested.key.algorithm,
-                let signature = statement[.text("sig")]?.bytes,
+            guard entries.count == 2, statement[text: "alg"]?.integer == attested.key.algorithm,
+                let signature = statement[text: "sig"]?.bytes.map({ Data($0) }),
                 attested.key.isValidSignature(
                     signature,
                     for: authData + Data(SHA256.hash(data: credential.clientDataJSON))
@@ -205,20 +207,20 @@ private struct AuthenticatorData {
             }
             let id = Data(rest.dropFirst(18).prefix(length))
             let keyBytes = Data(rest.dropFirst(18 + length))
-            var reader = CBORReader(keyBytes)
-            let cose: CBORReader.Item
+            let cose: CBORValue
+            let keyLength: Int
             do {
-                cose = try reader.read()
+                (cose, keyLength) = try CBORDecoder().decodePrefix(Array(keyBytes))
             } catch {
                 throw InMemoryRelyingParty.refusal("the credential public key is not valid CBOR")
             }
             credential = (id, try InMemoryRelyingParty.PublicKey(cose: cose))
-            rest = Data(keyBytes.dropFirst(reader.position))
+            rest = Data(keyBytes.dropFirst(keyLength))
         } else {
             credential = nil
         }
         if flags & Self.extensions != 0 {
-            guard (try? CBORReader.decode(rest))?.entries != nil else {
+            guard (try? CBORDecoder().decode(Array(rest)))?.mapEntries != nil else {
                 throw InMemoryRelyingParty.refusal("the extensions are not a CBOR map")
             }
             rest = Data()

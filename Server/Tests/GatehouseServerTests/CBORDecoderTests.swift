@@ -1,3 +1,4 @@
+import GatehouseCore
 import Testing
 
 @testable import GatehouseServer

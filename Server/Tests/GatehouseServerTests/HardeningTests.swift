@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import GatehouseCore
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting

@@ -1,3 +1,4 @@
+import GatehouseCore
 /// An attestation object (WebAuthn §6.5): the format, its statement and the authenticator
 /// data. The server accepts `none` (Apple and Google passkeys) and `packed` self attestation
 /// (the credential signs for itself); attestation with certificates is refused, since the

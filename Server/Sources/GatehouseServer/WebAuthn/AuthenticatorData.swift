@@ -1,3 +1,4 @@
+import GatehouseCore
 /// The authenticator data of a registration or an assertion (WebAuthn Level 3 §6.1): the RP
 /// id hash, the flags, the signature counter and, at registration, the attested credential.
 struct AuthenticatorData: Sendable {

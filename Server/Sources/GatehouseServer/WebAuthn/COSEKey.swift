@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import GatehouseCore
 
 /// A credential public key in COSE form (RFC 9052/9053, WebAuthn §5.8.5) of the three
 /// algorithms the server offers: ES256 (P-256, required), RS256 (RSA PKCS#1 v1.5 with

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseCore
 
 /// The server as a WebAuthn relying party: verifies registrations (§7.1) and assertions
 /// (§7.2) against its RP id and origins. Policy: user presence and user verification are

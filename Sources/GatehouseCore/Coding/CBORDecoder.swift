@@ -1,5 +1,8 @@
+import Foundation
+
 /// A strict decoder for the CBOR (RFC 8949) that WebAuthn sends: attestation objects, COSE
-/// keys and authenticator extensions.
+/// keys and authenticator extensions. The one CBOR reader of Gatehouse: the server's relying
+/// party and the in-memory backend of `GatehouseTesting` both read with it.
 ///
 /// Hostile input is expected, so it refuses rather than guesses:
 /// - definite lengths only (no indefinite-length strings, arrays or maps, no breaks);
@@ -12,16 +15,19 @@
 ///
 /// Every length is compared with the bytes that remain before it is used, so no input makes
 /// it read out of bounds, allocate what the input cannot back, or overflow.
-struct CBORDecoder: Sendable {
+public struct CBORDecoder: Sendable {
     /// The most bytes one input may have.
-    var maximumBytes = 32_768
+    public var maximumBytes = 32_768
     /// The deepest nesting of arrays and maps (an attestation object needs 4).
-    var maximumDepth = 8
+    public var maximumDepth = 8
     /// The most data items in one input.
-    var maximumItems = 1_024
+    public var maximumItems = 1_024
+
+    /// A decoder with the default limits: 32 KiB, nesting 8 deep, 1,024 items.
+    public init() {}
 
     /// Decodes exactly one data item that fills `bytes`.
-    func decode(_ bytes: [UInt8]) throws(CBORError) -> CBORValue {
+    public func decode(_ bytes: [UInt8]) throws(CBORError) -> CBORValue {
         let (value, length) = try decodePrefix(bytes)
         guard length == bytes.count else { throw .trailingBytes }
         return value
@@ -30,7 +36,7 @@ struct CBORDecoder: Sendable {
     /// Decodes the data item that starts `bytes`; what follows it is left to the caller.
     ///
     /// - Returns: The item and how many bytes it took.
-    func decodePrefix(_ bytes: [UInt8]) throws(CBORError) -> (value: CBORValue, length: Int) {
+    public func decodePrefix(_ bytes: [UInt8]) throws(CBORError) -> (value: CBORValue, length: Int) {
         guard bytes.count <= maximumBytes else { throw .tooLarge }
         var reader = Reader(bytes: bytes, limits: self)
         let value = try reader.item(depth: 0)
@@ -103,7 +109,9 @@ struct CBORDecoder: Sendable {
             case 2:
                 return .bytes(Array(try take(argument)))
             case 3:
-                guard let text = String(validating: try take(argument), as: UTF8.self) else { throw .invalidUTF8 }
+                // String(validating:as:) needs iOS 18 / macOS 15; Foundation's decoder refuses
+                // invalid UTF-8 on every platform the package declares.
+                guard let text = String(data: Data(try take(argument)), encoding: .utf8) else { throw .invalidUTF8 }
                 return .text(text)
             case 4:
                 // Every item takes at least one byte: a count above what remains cannot be real.
@@ -135,7 +143,7 @@ struct CBORDecoder: Sendable {
 }
 
 /// Why ``CBORDecoder`` refused an input.
-enum CBORError: Error, Sendable, Equatable {
+public enum CBORError: Error, Sendable, Equatable {
     /// The input ends inside an item, or a length or count exceeds what remains.
     case truncated
     /// Bytes follow the one item the input should hold.
