@@ -14,6 +14,11 @@ say: the document gives the body as `anyOf` the grants' schemas. `map_case` sets
 of a schema-valid case to a grant whose schema its body satisfies, as a client does; schema-invalid
 cases are sent as generated.
 
+**`GET /authorize` and `GET /user/identities/authorize`.** Which providers exist is the
+operator's configuration, not the document's: a provider that is not configured is 400
+`validation_failed` (as in GoTrue). `map_case` names the provider scripts/fuzz-api configures
+(`GATEHOUSE_FUZZ_PROVIDER`) in a schema-valid case, as a client of that server does.
+
 **Valid data refused only on its merits** (`schema_valid_request_refused_only_on_its_merits`).
 A request the document calls valid may still be refused: GoTrue answers a well-formed request
 that fails on its merits with 400 or 422 (a wrong, used or expired code, a wrong reauthentication
@@ -37,6 +42,8 @@ from schemathesis.specs.openapi.checks import is_unexpected_http_status_case
 
 BASE_URL = os.environ["GATEHOUSE_FUZZ_URL"]
 ADMIN_TOKEN = os.environ["GATEHOUSE_FUZZ_ADMIN_TOKEN"]
+# The provider scripts/fuzz-api configures (GATEHOUSE_EXTERNAL_<NAME>_CLIENT_ID).
+CONFIGURED_PROVIDER = os.environ.get("GATEHOUSE_FUZZ_PROVIDER", "github")
 
 # The codes that mean "the request itself is malformed" (GatehouseCore's `ErrorCode`): never the
 # answer to a request the document calls valid.
@@ -124,20 +131,41 @@ def _fit_grant_type(case):
     return case
 
 
+def _starts_at_a_provider(operation):
+    return (
+        operation is not None
+        and operation.method.upper() == "GET"
+        and operation.path in ("/authorize", "/user/identities/authorize")
+    )
+
+
+def _fit_provider(case):
+    """Names a provider the server under test has configured in a schema-valid `provider` query."""
+    if isinstance(case.query, dict) and "provider" in case.query:
+        case.query = {**case.query, "provider": CONFIGURED_PROVIDER}
+    return case
+
+
+def _fit(operation, case):
+    if not _is_schema_valid(case):
+        return case
+    if _is_token_grant(operation):
+        _fit_grant_type(case)
+    elif _starts_at_a_provider(operation):
+        _fit_provider(case)
+    return case
+
+
 @schemathesis.hook
 def map_case(context, case):
-    if _is_token_grant(context.operation) and _is_schema_valid(case):
-        _fit_grant_type(case)
-    return case
+    return _fit(context.operation, case)
 
 
 @schemathesis.hook
 def before_add_examples(context, examples):
     """The examples phase's cases do not pass through `map_case`."""
-    if _is_token_grant(context.operation):
-        for case in examples:
-            if _is_schema_valid(case):
-                _fit_grant_type(case)
+    for case in examples:
+        _fit(context.operation, case)
 
 
 def _error_code(response):

@@ -187,6 +187,59 @@ struct RequestRuleTests {
         )
     }
 
+    @Test func addressesAndNamesAreReadScalarByScalarOverHTTP() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            // A combining mark after the `@` does not hide it (the document's pattern reads scalars).
+            let marked = try await client.post(
+                "/signup",
+                #"{"email":" Ada@\u0301Example.com\u3000","password":"correct horse battery"}"#
+            )
+            #expect(marked.status == .ok, "\(marked.text)")
+            for address in [#"ada@exa\u00A0mple.com"#, #"a@b@example.com"#, #"ada@example.com."#] {
+                let refused = try await client.post("/signup", #"{"email":"\#(address)","password":"correct horse battery"}"#)
+                #expect(refused.status == .badRequest && refused.errorCode == "validation_failed", "\(address)")
+            }
+            let session = try await client.confirmedSession(email: "grace@example.com")
+            let bearer = try #require(session.string("access_token"))
+            // 100 scalars in 50 characters is the longest name; 102 scalars in 51 characters is refused.
+            let accented = String(repeating: #"e\u0301"#, count: 50)
+            let longest = try await client.post(
+                "/factors",
+                #"{"factor_type":"totp","friendly_name":"\#(accented)"}"#,
+                bearer: bearer
+            )
+            #expect(longest.status == .ok, "\(longest.text)")
+            let tooLong = try await client.post(
+                "/factors",
+                #"{"factor_type":"totp","friendly_name":"\#(accented)e\u0301"}"#,
+                bearer: bearer
+            )
+            #expect(tooLong.status == .badRequest && tooLong.errorCode == "validation_failed", "\(tooLong.text)")
+        }
+    }
+
+    @Test func everyNameFieldBesideAnIDTokenIsChecked() async throws {
+        try await IDTokenTests.withProviders { client, apple, _, harness in
+            func signIn(_ names: String) async throws -> Reply {
+                let nonce = UUID().uuidString
+                let token = try apple.token(now: harness.clock.now(), subject: "apple-2", rawNonce: nonce)
+                return try await client.post(
+                    "/token?grant_type=id_token",
+                    #"{"provider":"apple","id_token":"\#(token)","nonce":"\#(nonce)",\#(names)}"#
+                )
+            }
+            let hidden = try await signIn(#""given_name":"Ada","data":{"given_name":"\u202Eecalevol"}"#)
+            #expect(hidden.status == .badRequest && hidden.errorCode == "validation_failed", "\(hidden.text)")
+            let clean = try await signIn(#""given_name":"Ada","data":{"given_name":"Augusta"}"#)
+            #expect(clean.status == .ok, "\(clean.text)")
+            let user = try #require(clean["user"] as? [String: Any])
+            let metadata = try #require(user["user_metadata"] as? [String: Any])
+            #expect(metadata["given_name"] as? String == "Ada", "the request's own field comes first")
+        }
+    }
+
     @Test func anIDTokensProviderIsSpelledExactly() async throws {
         try await IDTokenTests.withProviders { client, apple, _, harness in
             let nonce = UUID().uuidString
