@@ -62,21 +62,23 @@ struct CodeController {
         }
     }
 
-    /// `GET /verify?token=&type=&redirect_to=`: a 303 to the site with the session in the fragment.
-    /// A link mailed with a PKCE challenge (`pkce_…`) goes to its flow's target with `?code=`
-    /// instead, for the verifier's holder to exchange, and its answers carry errors and messages
-    /// in the query too (GoTrue's PKCE form).
+    /// `GET /verify?token=&type=&redirect_to=`: a 303 to the site with the session in the fragment,
+    /// or with the error. A link mailed with a PKCE challenge (`pkce_…`) goes to its flow's target
+    /// with `?code=` instead, for the verifier's holder to exchange, and its answers carry errors
+    /// and messages in the query too (GoTrue's PKCE form). As in GoTrue, a link without a token or
+    /// a type is refused with JSON instead (400 `validation_failed`): there is nothing to verify.
     func verifyLink(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        let token = query.get("token")
-        var flow: FlowStateRecord?
-        if let token { flow = await verification.pkceFlow(linkToken: token) }
+        guard let type = query.get("type"), !type.isEmpty else {
+            throw APIError.validation("Verify requires a verification type")
+        }
+        guard let token = query.get("token"), !token.isEmpty else {
+            throw APIError.validation("Verify requires a token or a token hash")
+        }
+        let flow = await verification.pkceFlow(linkToken: token)
         let target = flow?.redirectTo ?? redirects.target(query.get("redirect_to"))
         let location: String
         do {
-            guard let token, let type = query.get("type") else {
-                throw APIError.validation("Verify requires a token and a type")
-            }
             let answer = try await verification(
                 VerifyRequest(
                     type: VerificationType(rawValue: type),

@@ -4,13 +4,12 @@ import GatehouseCore
 /// The user's name sent beside an ID token. Apple gives it on the very first authorization
 /// only and never puts it in the ID token, so the client forwards it (`given_name` /
 /// `family_name`, a `full_name` object, or supabase-style `data`). It is the client's claim:
-/// trimmed, refused when it holds control or invisible characters or is too long, and only
+/// every name field sent is a ``ChosenName`` (trimmed, refused when it holds control or invisible
+/// characters or is too long), the first one of each part that is not blank is kept, and it only
 /// ever fills empty `user_metadata` fields (``fill(_:)``), never overwriting what the user set.
 struct ProviderName: Equatable, Sendable {
-    /// The longest part kept, in characters.
+    /// The longest part kept, in Unicode scalars.
     static let maximumCharacters = 100
-    /// The longest part kept, in UTF-8 bytes.
-    static let maximumBytes = 400
 
     var givenName: String?
     var familyName: String?
@@ -20,15 +19,15 @@ struct ProviderName: Equatable, Sendable {
     static func from(_ request: IDTokenGrantRequest) throws -> ProviderName? {
         let data = request.data ?? [:]
         let name = ProviderName(
-            givenName: try part(
-                request.givenName ?? request.fullName?.givenName ?? text(data["given_name"]),
+            givenName: try first(
+                [request.givenName, request.fullName?.givenName, text(data["given_name"])],
                 "given_name"
             ),
-            familyName: try part(
-                request.familyName ?? request.fullName?.familyName ?? text(data["family_name"]),
+            familyName: try first(
+                [request.familyName, request.fullName?.familyName, text(data["family_name"])],
                 "family_name"
             ),
-            fullName: try part(text(data["full_name"]) ?? text(data["name"]), "full_name")
+            fullName: try first([text(data["full_name"]), text(data["name"])], "full_name")
         )
         var complete = name
         if complete.fullName == nil {
@@ -47,8 +46,8 @@ struct ProviderName: Equatable, Sendable {
             let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
             let name = object["name"] as? [String: Any]
         else { return nil }
-        let given = try part(name["firstName"] as? String, "given_name")
-        let family = try part(name["lastName"] as? String, "family_name")
+        let given = try first([name["firstName"] as? String], "given_name")
+        let family = try first([name["lastName"] as? String], "family_name")
         let joined = [given, family].compactMap(\.self).joined(separator: " ")
         let parsed = ProviderName(givenName: given, familyName: family, fullName: joined.isEmpty ? nil : joined)
         return parsed == ProviderName() ? nil : parsed
@@ -66,17 +65,13 @@ struct ProviderName: Equatable, Sendable {
         return changed
     }
 
-    private static func part(_ raw: String?, _ field: String) throws -> String? {
-        guard let raw else { return nil }
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= maximumCharacters, trimmed.utf8.count <= maximumBytes else {
-            throw APIError.validation("The name's \(field) is too long: at most \(maximumCharacters) characters.")
+    /// The first of `candidates` that is not blank, after checking every one that was sent (so
+    /// that the rule for each field does not depend on the others).
+    private static func first(_ candidates: [String?], _ field: String) throws -> String? {
+        let parts = try candidates.compactMap(\.self).map {
+            try ChosenName.validated($0, field: field, maximumCharacters: maximumCharacters)
         }
-        guard !trimmed.unicodeScalars.contains(where: \.isInvisibleInText) else {
-            throw APIError.validation("The name's \(field) contains control or invisible characters.")
-        }
-        return trimmed
+        return parts.first { !$0.isEmpty }
     }
 
     private static func text(_ value: JSONValue?) -> String? {

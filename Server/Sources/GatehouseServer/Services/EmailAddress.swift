@@ -2,13 +2,19 @@ import Foundation
 
 /// E-mail address checks and normalisation.
 enum EmailAddress {
-    /// The trimmed, lowercased address, or 400 `validation_failed`.
+    /// The address without the white space around it, lowercased, or 400 `validation_failed`
+    /// unless it has exactly one `@`, something before it, a domain that has a dot and neither
+    /// starts nor ends with one, no white space or NUL, and at most 254 bytes.
+    ///
+    /// Read scalar by scalar (a combining mark after the `@` does not hide it), so that the API
+    /// document's pattern for `EmailAddress` says exactly what is accepted.
     static func normalized(_ raw: String?) throws -> String {
-        let email = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        let email = (raw ?? "").trimmingWhiteSpace.lowercased()
+        let scalars = email.unicodeScalars
+        let parts = scalars.split(separator: "@", omittingEmptySubsequences: false)
         guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
-            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-            !email.contains(where: { $0.isWhitespace || $0 == "\0" })
+            parts[1].first != ".", parts[1].last != ".",
+            !scalars.contains(where: { $0.properties.isWhitespace || $0 == "\0" })
         else {
             throw APIError.validation("Unable to validate email address: invalid format")
         }

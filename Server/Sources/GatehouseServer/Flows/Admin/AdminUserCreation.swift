@@ -31,7 +31,7 @@ struct AdminUserCreation: Sendable {
             updatedAt: now
         )
         try metadataLimit.check(user)
-        user.bannedUntil = try BanDuration.until(body.banDuration, now: now)
+        user.bannedUntil = try BanDuration.change(body.banDuration, now: now).applied(to: nil)
         let created = user
         do {
             try await storage.transaction { tx in

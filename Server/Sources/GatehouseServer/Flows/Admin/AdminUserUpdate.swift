@@ -21,7 +21,7 @@ struct AdminUserUpdate: Sendable {
             try policy.check(password, email: email ?? existing.email)
             newHash = try await passwords.hash(password)
         }
-        let bannedUntil = body.banDuration != nil ? try BanDuration.until(body.banDuration, now: now) : nil
+        let ban = try BanDuration.change(body.banDuration, now: now)
         let hash = newHash
         do {
             return try await storage.transaction { tx in
@@ -34,7 +34,7 @@ struct AdminUserUpdate: Sendable {
                 if let data = body.userMetadata { target.userMetadata.merge(data) { _, new in new } }
                 if let data = body.appMetadata { target.appMetadata.merge(data) { _, new in new } }
                 try metadataLimit.check(target)
-                if body.banDuration != nil { target.bannedUntil = bannedUntil }
+                target.bannedUntil = ban.applied(to: target.bannedUntil)
                 target.updatedAt = now
                 try await tx.updateUser(target)
                 if target.isBanned(at: now) { try await tx.deleteSessions(userID: target.id, except: nil) }

@@ -47,6 +47,33 @@ struct CodeVerification: Sendable {
         case failure(APIError)
     }
 
+    /// What a request presents, read as GoTrue reads it: an empty field is a missing one, and a
+    /// request has exactly one of a code (`token`, with its address) and a link's `token_hash`
+    /// (alone).
+    enum Proof: Equatable, Sendable {
+        /// The mailed digits and the normalized address they were sent to.
+        case code(String, email: String)
+        /// The link's token.
+        case link(String)
+
+        /// The proof in `body`, or 400 `validation_failed`.
+        init(_ body: VerifyRequest) throws {
+            let token = body.token.flatMap { $0.isEmpty ? nil : $0 }
+            let hash = body.tokenHash.flatMap { $0.isEmpty ? nil : $0 }
+            switch (token, hash) {
+            case (let token?, nil):
+                self = .code(token, email: try EmailAddress.normalized(body.email))
+            case (nil, let hash?):
+                guard body.email?.isEmpty ?? true else {
+                    throw APIError.validation("Only the token_hash and type should be provided")
+                }
+                self = .link(hash)
+            default:
+                throw APIError.validation("Verify requires either a token or a token_hash")
+            }
+        }
+    }
+
     /// Verifies and signs in, or throws 403 `otp_expired` (wrong, used, dead or expired code),
     /// 403 `user_banned`, 422 `email_exists`, 400 `validation_failed`, or 429.
     /// - Parameter followsLink: The link was opened (`GET /verify`): a PKCE link answers with
@@ -68,9 +95,10 @@ struct CodeVerification: Sendable {
         guard let purposes = CodePurpose.verified(by: body.type) else {
             throw APIError.validation("Unsupported verification type")
         }
+        let presented = try Proof(body)
         let outcome: Outcome = try await storage.transaction { tx in
             let record: CodeRecord
-            switch try await find(body, purposes: purposes, in: tx, now: now) {
+            switch try await find(presented, purposes: purposes, in: tx, now: now) {
             case .success(let found): record = found
             case .failure(let error): return .failure(error)
             }
@@ -157,25 +185,25 @@ struct CodeVerification: Sendable {
         return flow
     }
 
-    /// The code `body` names: by link hash, or by address and digits (counting a wrong try
+    /// The code `proof` names: by link hash, or by address and digits (counting a wrong try
     /// against each live code of the accepted purposes). A new address belongs to no one yet,
     /// so its codes are found by the address they were sent to.
     private func find(
-        _ body: VerifyRequest,
+        _ proof: Proof,
         purposes: [CodePurpose],
         in tx: any StorageTransaction,
         now: Date
     ) async throws -> Result<CodeRecord, APIError> {
-        if let hash = body.tokenHash {
+        let (token, email): (String, String)
+        switch proof {
+        case .link(let hash):
             guard let found = try await tx.code(linkHash: Hex.sha256(hash)), purposes.contains(found.purpose) else {
                 return .failure(.otpExpired)
             }
             return .success(found)
+        case .code(let digits, let address):
+            (token, email) = (digits, address)
         }
-        guard let token = body.token, !token.isEmpty else {
-            return .failure(.validation("Verify requires a token or a token_hash"))
-        }
-        let email = try EmailAddress.normalized(body.email)
         let holder = try await tx.user(email: email)
         var candidates: [CodeRecord] = []
         for purpose in purposes {

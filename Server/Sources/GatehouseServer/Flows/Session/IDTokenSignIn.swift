@@ -57,7 +57,8 @@ struct IDTokenSignIn: Sendable {
             )
             caller = linking
         }
-        guard let provider = IdentityProvider(rawValue: body.provider.lowercased()) else {
+        // Spelled exactly, as GoTrue matches it (and as the API document's enum says).
+        guard let provider = IdentityProvider(rawValue: body.provider) else {
             throw APIError(
                 .badRequest,
                 .providerDisabled,

@@ -23,7 +23,7 @@ struct PasswordSignIn: Sendable {
     func callAsFunction(_ body: PasswordGrantRequest, ip: String) async throws -> WireSession {
         let now = now()
         guard let rawEmail = body.email, !body.password.isEmpty else { throw APIError.invalidCredentials }
-        let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let email = rawEmail.trimmingWhiteSpace.lowercased()
         let attempt = try await delays.admit(account: email, client: ip, now: now)
         let user = try await storage.read { try await $0.user(email: email) }
         // Always one bcrypt verification, against a dummy hash for unknown users.
