@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -78,20 +79,33 @@ final class ServerInstance: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
+    /// A loopback port for a server that must know its address before it starts, below Linux's
+    /// ephemeral range (32768–60999): a port the system hands out for `bind(0)` is one it may
+    /// also give any outgoing connection of the suite (hundreds of them, to servers and
+    /// PostgreSQL) before the server binds it, which failed tests with "Address already in use"
+    /// on a loaded machine. Ports are taken in turn from 20000–24999, from a random start, and
+    /// skipped while something holds them.
     static func freePort() -> Int {
+        for _ in 0..<5_000 {
+            let candidate = 20_000 + Int(nextPort.add(1, ordering: .relaxed).oldValue % 5_000)
+            if isFree(candidate) { return candidate }
+        }
+        return 0
+    }
+
+    private static let nextPort = Atomic<UInt32>(UInt32.random(in: 0..<5_000))
+
+    private static func isFree(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) {
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
+        } == 0
     }
 }
 
