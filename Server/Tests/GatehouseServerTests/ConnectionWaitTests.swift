@@ -39,6 +39,27 @@ struct ConnectionWaitTests {
         #expect(wasRefused, "a connection that comes after the deadline is refused")
     }
 
+    /// A transaction that has its connection and never ends (a statement written as
+    /// PostgreSQL closed the connection): the caller is answered at the total's end and the
+    /// connection is closed.
+    @Test func aTransactionThatNeverEndsIsGivenUpAndItsConnectionClosed() async throws {
+        let never = Gate()
+        let closed = Atomic<Bool>(false)
+        let start = ContinuousClock.now
+        await #expect(throws: DatabaseUnavailable.self) {
+            try await ConnectionWait.run(for: .milliseconds(100), total: .milliseconds(400)) { wait in
+                try wait.leased { closed.store(true, ordering: .relaxed) }
+                await never.wait()
+                return 1
+            }
+        }
+        let waited = ContinuousClock.now - start
+        #expect(waited < .seconds(10), "answered at the total's end: \(waited)")
+        let wasClosed = closed.load(ordering: .relaxed)
+        #expect(wasClosed, "the connection was closed")
+        never.open()
+    }
+
     /// A connection in time: the work's answer, and its error as it is.
     @Test func aLeaseInTimeGivesTheWorksAnswer() async throws {
         let value = try await ConnectionWait.run(for: .seconds(30)) { wait in

@@ -245,6 +245,8 @@ struct PostgresOutageTests {
             // Short, so that the outage's answers come quickly; long enough for the whole suite
             // on two cores.
             settings.connectionWait = .seconds(10)
+            // A statement PostgreSQL never answers (written as it closed the connection) ends here.
+            settings.transactionTimeout = .seconds(15)
             settings.poolSize = 4
             $0.database = .postgres(settings)
             $0.serverSecret = "postgres-outage-secret"

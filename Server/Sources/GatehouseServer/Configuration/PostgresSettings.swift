@@ -35,6 +35,12 @@ public struct PostgresSettings: Sendable, Equatable {
     /// connections and would hold every request until then (and its circuit breaker opens only
     /// after a minute).
     public var connectionWait: Duration = .seconds(10)
+    /// How long a transaction (or a statement outside one) may take, from the request for its
+    /// connection to its end, before the request is answered 503 `database_unavailable` and
+    /// the connection closed. PostgresNIO 1.33.2 writes a statement to a connection without a
+    /// write promise: one written just as PostgreSQL closed the connection never completes
+    /// (issue 32's restart test saw requests held forever), so the storage bounds it itself.
+    public var transactionTimeout: Duration = .seconds(30)
 
     public init(
         host: String,

@@ -55,6 +55,7 @@ enum TestDatabase {
         // The whole suite shares two cores: sixty racing transactions on one pool of eight may
         // wait for a connection far longer than a server would (10 s) on a machine of its own.
         settings.connectionWait = .seconds(60)
+        settings.transactionTimeout = .seconds(120)
         return .postgres(settings)
     }
 

@@ -14,6 +14,10 @@ final class ConnectionWait: Sendable {
     private struct State {
         var leased = false
         var expired = false
+        /// Closes the leased connection (given with ``leased(closing:)``).
+        var close: (@Sendable () -> Void)?
+        /// The timer that ends a transaction that outlives its time.
+        var overtime: Scheduled<Void>?
     }
 
     private let state = Mutex(State())
@@ -23,11 +27,19 @@ final class ConnectionWait: Sendable {
 
     /// Called first thing with the leased connection; throws when the wait had already run out
     /// (the lease won a race with the timer: the request has been given up).
-    func leased() throws {
+    ///
+    /// - Parameter close: closes the connection, should the transaction outlive its time.
+    func leased(closing close: @escaping @Sendable () -> Void = {}) throws {
         try state.withLock { state in
             guard !state.expired else { throw DatabaseUnavailable(reason: "no PostgreSQL connection in time") }
             state.leased = true
+            state.close = close
         }
+    }
+
+    /// Closes the leased connection, if any (a transaction that outlived its time).
+    private func closeConnection() {
+        state.withLock { $0.close }?()
     }
 
     /// Ends the wait unless a connection came first; returns whether it did end it.
@@ -46,8 +58,14 @@ final class ConnectionWait: Sendable {
     /// reconnects to a restarted database, and a request answered only when the pool lets go
     /// hung past every client's timeout (issue 32). The work then ends on its own: a connection
     /// it is given later is refused by ``leased()`` and goes back to the pool.
+    ///
+    /// With `total`, a transaction that has its connection and is not done when `total` has
+    /// passed since the start is given up too: the caller is answered `DatabaseUnavailable` and
+    /// the connection closed (which fails what it still runs, or ends a connection PostgreSQL
+    /// has already closed under a statement that will never complete).
     static func run<Result: Sendable>(
         for limit: Duration,
+        total: Duration? = nil,
         _ body: @escaping @Sendable (ConnectionWait) async throws -> Result
     ) async throws -> Result {
         let wait = ConnectionWait()
@@ -61,12 +79,27 @@ final class ConnectionWait: Sendable {
                 outcome.settle(.failure(error))
             }
         }
-        let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(limit)) {
-            guard wait.expire() else { return }
+        let loop = MultiThreadedEventLoopGroup.singleton.any()
+        let timer = loop.scheduleTask(in: TimeAmount(limit)) {
+            guard wait.expire() else {
+                // Leased in time: the rest of the total is the transaction's.
+                guard let total, total > limit else { return }
+                let overtime = loop.scheduleTask(in: TimeAmount(total - limit)) {
+                    guard !outcome.isSettled else { return }
+                    outcome.settle(.failure(DatabaseUnavailable(reason: "PostgreSQL did not answer within \(total)")))
+                    wait.closeConnection()
+                    work.cancel()
+                }
+                wait.state.withLock { $0.overtime = overtime }
+                return
+            }
             work.cancel()
             outcome.settle(.failure(DatabaseUnavailable(reason: "no PostgreSQL connection within \(limit)")))
         }
-        defer { timer.cancel() }
+        defer {
+            timer.cancel()
+            wait.state.withLock { $0.overtime }?.cancel()
+        }
         let result = await withTaskCancellationHandler {
             await outcome.value
         } onCancel: {
@@ -75,6 +108,8 @@ final class ConnectionWait: Sendable {
         switch result {
         case .success(let value):
             return value
+        case .failure(let error as DatabaseUnavailable):
+            throw error
         case .failure(let error):
             guard wait.expired else { throw error }
             throw DatabaseUnavailable(reason: "no PostgreSQL connection within \(limit)")
@@ -90,6 +125,14 @@ final class ConnectionWait: Sendable {
         }
 
         private let state = Mutex<State>(.pending)
+
+        /// Whether the result is settled.
+        var isSettled: Bool {
+            state.withLock { state in
+                if case .settled = state { return true }
+                return false
+            }
+        }
 
         /// Settles the result; later calls are ignored.
         func settle(_ result: Swift.Result<Value, any Error>) {

@@ -77,7 +77,7 @@ public final class PostgresStorage: AuthStorage {
         do {
             try await leased { wait in
                 try await self.client.withConnection { connection in
-                    try wait.leased()
+                    try wait.leased { let _: EventLoopFuture<Void> = connection.close() }
                     try await connection.query("SELECT 1", logger: logger)
                 }
             }
@@ -128,7 +128,7 @@ public final class PostgresStorage: AuthStorage {
         let (client, logger) = (client, logger)
         return try await leased { wait in
             try await client.withConnection { connection in
-                try wait.leased()
+                try wait.leased { let _: EventLoopFuture<Void> = connection.close() }
                 return try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
             }
         }
@@ -144,7 +144,7 @@ public final class PostgresStorage: AuthStorage {
             try await leased { wait in
                 do {
                     return try await client.withTransaction(logger: logger) { connection in
-                        try wait.leased()
+                        try wait.leased { let _: EventLoopFuture<Void> = connection.close() }
                         return try await body(
                             SQLTransaction(
                                 executor: PostgresExecutor(connection: connection, logger: logger),
@@ -170,7 +170,7 @@ public final class PostgresStorage: AuthStorage {
         return try await measured {
             try await leased { wait in
                 try await client.withConnection { connection in
-                    try wait.leased()
+                    try wait.leased { let _: EventLoopFuture<Void> = connection.close() }
                     return try await body(SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger)))
                 }
             }
@@ -184,7 +184,7 @@ public final class PostgresStorage: AuthStorage {
         _ body: @escaping @Sendable (ConnectionWait) async throws -> Result
     ) async throws -> Result {
         do {
-            return try await ConnectionWait.run(for: settings.connectionWait, body)
+            return try await ConnectionWait.run(for: settings.connectionWait, total: settings.transactionTimeout, body)
         } catch {
             throw DatabaseUnavailable.classify(error) ?? error
         }
