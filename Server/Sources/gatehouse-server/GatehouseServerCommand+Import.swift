@@ -32,6 +32,9 @@ extension GatehouseServerCommand {
             @Option(help: "Supabase: auth.identities in a file of its own (JSON or CSV).")
             var identities: String?
 
+            @Option(help: "Supabase: auth.mfa_factors in a file of its own (JSON or CSV); verified TOTP factors are imported.")
+            var factors: String?
+
             @Option(help: "Firebase: a file holding the console's Password Hash Parameters (hash_config { … }).")
             var hashConfig: String?
 
@@ -70,6 +73,7 @@ extension GatehouseServerCommand {
                             source,
                             file: URL(fileURLWithPath: file),
                             identities: identities.map { URL(fileURLWithPath: $0) },
+                            factors: factors.map { URL(fileURLWithPath: $0) },
                             firebase: firebase,
                             database: database,
                             options: settings
@@ -82,10 +86,12 @@ extension GatehouseServerCommand {
                     }
                     if showsProgress { FileHandle.standardError.write(Data("\n".utf8)) }
                     for refusal in report.refusals { print("refused \(refusal)") }
+                    for skipped in report.skippedFactors { print("skipped \(skipped)") }
                     let verb = dryRun ? "would import" : "imported"
                     print(
                         "\(verb) \(report.imported) (\(report.withPassword) with a password, \(report.identities) "
-                            + "identities), already present \(report.alreadyPresent), refused \(report.refusals.count)"
+                            + "identities, \(report.factors) TOTP factors), already present \(report.alreadyPresent), "
+                            + "refused \(report.refusals.count)"
                     )
                 }
             }

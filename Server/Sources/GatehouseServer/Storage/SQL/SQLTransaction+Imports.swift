@@ -79,6 +79,15 @@ extension SQLTransaction {
                 chunk.flatMap(Self.identityBinds)
             )
         }
+        let factors = users.flatMap(\.factors)
+        let factorRow = "(" + Self.marks(11) + ")"
+        for chunk in Self.chunks(factors, size: 400) {
+            _ = try await query(
+                "INSERT INTO mfa_factors (\(Self.factorColumns)) VALUES "
+                    + Array(repeating: factorRow, count: chunk.count).joined(separator: ", "),
+                chunk.flatMap(Self.factorBinds)
+            )
+        }
     }
 
     /// Slices of at most `size`, within SQLite's and PostgreSQL's limits on binds.
