@@ -35,6 +35,12 @@ extension GatehouseServerCommand {
             @Option(help: "Supabase: auth.mfa_factors in a file of its own (JSON or CSV); verified TOTP factors are imported.")
             var factors: String?
 
+            @Flag(
+                inversion: .prefixedNo,
+                help: "Show progress on standard error (default: only when it is a terminal)."
+            )
+            var progress: Bool?
+
             @Option(help: "Firebase: a file holding the console's Password Hash Parameters (hash_config { … }).")
             var hashConfig: String?
 
@@ -65,7 +71,10 @@ extension GatehouseServerCommand {
                 } catch let problem as FirebaseHashParameters.Problem {
                     throw ValidationError("Firebase hash parameters: \(problem.description).")
                 }
-                let showsProgress = isatty(STDERR_FILENO) != 0
+                let showsProgress = ImportProgress.isShown(
+                    requested: progress,
+                    standardErrorIsTerminal: isatty(STDERR_FILENO) != 0
+                )
                 try await options.withDatabase { database in
                     let report: ImportReport
                     do {
@@ -79,12 +88,12 @@ extension GatehouseServerCommand {
                             options: settings
                         ) { done, total in
                             guard showsProgress else { return }
-                            FileHandle.standardError.write(Data("\rimporting: \(done)/\(total)".utf8))
+                            FileHandle.standardError.write(Data(ImportProgress.line(done: done, total: total).utf8))
                         }
                     } catch let error as ImportFileError {
                         throw ValidationError("\(error.description).")
                     }
-                    if showsProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+                    if showsProgress { FileHandle.standardError.write(Data(ImportProgress.end.utf8)) }
                     for refusal in report.refusals { print("refused \(refusal)") }
                     for skipped in report.skippedFactors { print("skipped \(skipped)") }
                     let verb = dryRun ? "would import" : "imported"
