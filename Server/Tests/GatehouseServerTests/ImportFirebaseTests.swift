@@ -127,4 +127,31 @@ struct ImportFirebaseTests {
         let missing = try await scene.run(["--from", "firebase", users])
         #expect(missing.status != 0 && missing.errors.contains("hash parameters"), "\(missing.output)")
     }
+
+    /// While the Firebase parameters are kept, a wrong password on a Firebase hash, an unknown
+    /// address and a user without a password each cost one bcrypt and one scrypt, so that the
+    /// time of a failure does not tell "imported from Firebase" from "not registered"; once the
+    /// parameters are forgotten, one bcrypt each.
+    @Test func everyFailedSignInCostsTheSameWorkWhileTheFirebaseKeyIsKept() async throws {
+        let scene = try await ImportScene.make()
+        defer { scene.remove() }
+        let users = try scene.file("users.json", Self.export)
+        let config = try scene.file("hash-config.txt", ImportHashTests.consoleText)
+        #expect(try await scene.run(["--from", "firebase", users, "--hash-config", config]).status == 0)
+
+        for kept in [true, false] {
+            if !kept { #expect(try await scene.run(["forget-firebase-key"]).status == 0) }
+            try await scene.serve { client, _, _, harness in
+                let hasher = harness.server.services.passwords
+                for email in ["user1@example.com", "nobody@example.com", "grace@example.com"] {
+                    let before = hasher.workCount
+                    let reply = try await client.signIn(email, "wrong password \(kept)")
+                    #expect(reply.status == .badRequest && reply.errorCode == "invalid_credentials", "\(reply.text)")
+                    let after = hasher.workCount
+                    #expect(after.bcrypt - before.bcrypt == 1, "\(email), key kept: \(kept)")
+                    #expect(after.scrypt - before.scrypt == (kept ? 1 : 0), "\(email), key kept: \(kept)")
+                }
+            }
+        }
+    }
 }
