@@ -32,7 +32,7 @@ extension GatehouseServerCommand {
             @Option(help: "Supabase: auth.identities in a file of its own (JSON or CSV).")
             var identities: String?
 
-            @Option(help: "Supabase: auth.mfa_factors in a file of its own (JSON or CSV); verified TOTP factors are imported.")
+            @Option(help: "Supabase: auth.mfa_factors (JSON or CSV); its verified TOTP factors are imported.")
             var factors: String?
 
             @Flag(

@@ -9,14 +9,22 @@ import Testing
 struct ImportProgressTests {
     @Test func theLineHasABarCountsAndPercentAndNeverShrinks() {
         #expect(ImportProgress.line(done: 0, total: 10_000) == "\rimporting [....................]     0/10000   0%")
-        #expect(ImportProgress.line(done: 2_500, total: 10_000) == "\rimporting [#####...............]  2500/10000  25%")
-        #expect(ImportProgress.line(done: 10_000, total: 10_000) == "\rimporting [####################] 10000/10000 100%")
+        #expect(
+            ImportProgress.line(done: 2_500, total: 10_000) == "\rimporting [#####...............]  2500/10000  25%"
+        )
+        #expect(
+            ImportProgress.line(done: 10_000, total: 10_000) == "\rimporting [####################] 10000/10000 100%"
+        )
         #expect(ImportProgress.line(done: 12, total: 10, barWidth: 4) == "\rimporting [####] 10/10 100%")
         #expect(ImportProgress.line(done: 0, total: 0, barWidth: 4) == "\rimporting [####] 0/0 100%")
-        let widths = Set(stride(from: 0, through: 10_000, by: 997).map { ImportProgress.line(done: $0, total: 10_000).count })
+        let widths = Set(
+            stride(from: 0, through: 10_000, by: 997).map { ImportProgress.line(done: $0, total: 10_000).count }
+        )
         #expect(widths.count == 1)
         // A carriage return and nothing else below the space: no escape sequence.
-        #expect(ImportProgress.line(done: 3, total: 7).unicodeScalars.filter { $0.value < 0x20 || $0 == "\u{7F}" } == ["\r"])
+        #expect(
+            ImportProgress.line(done: 3, total: 7).unicodeScalars.filter { $0.value < 0x20 || $0 == "\u{7F}" } == ["\r"]
+        )
     }
 
     @Test func shownOnATerminalOrWhenAskedOnly() {
@@ -34,7 +42,9 @@ struct ImportProgressTests {
 
         let quiet = try await scene.run(["--from", "auth0", file, "--batch-size", "2"])
         #expect(quiet.status == 0, "\(quiet.errors)")
-        let controls = (quiet.output + quiet.errors).unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" || $0 == "\u{7F}" }
+        let controls = (quiet.output + quiet.errors).unicodeScalars.filter {
+            $0.value < 0x20 && $0 != "\n" || $0 == "\u{7F}"
+        }
         #expect(controls.isEmpty, "\(quiet.output.debugDescription) \(quiet.errors.debugDescription)")
         #expect(quiet.errors.isEmpty, "\(quiet.errors.debugDescription)")
 

@@ -26,7 +26,8 @@ struct ImportResumeTests {
             #"{"id":"\#(UUID().uuidString.lowercased())","user_id":"\#(id.uuidString.lowercased())","#
                 + #""provider":"google","provider_id":"g\#(index)","identity_data":{"sub":"g\#(index)"}}"#
         }
-        let text = #"{"users":["# + users.joined(separator: ",") + #"],"identities":["#
+        let text =
+            #"{"users":["# + users.joined(separator: ",") + #"],"identities":["#
             + identities.joined(separator: ",") + "]}"
         return (text, ids)
     }
@@ -62,7 +63,9 @@ struct ImportResumeTests {
                 if chunk.isEmpty { return seen }
                 seen += String(decoding: chunk, as: UTF8.self)
                 // Five batches committed.
-                if seen.contains(" \(5 * Self.batch)/\(Self.count) ") || seen.contains("\(6 * Self.batch)/") { return seen }
+                if seen.contains(" \(5 * Self.batch)/\(Self.count) ") || seen.contains("\(6 * Self.batch)/") {
+                    return seen
+                }
             }
         }
         kill(process.processIdentifier, SIGKILL)
@@ -72,7 +75,10 @@ struct ImportResumeTests {
 
         // Part of it is there: a dry run finds some users present, the others still to import.
         let dry = try await scene.run(["--from", "supabase", file, "--dry-run"])
-        let present = try #require(Self.number(after: "already present ", in: ImportScene.summary(dry)), "\(dry.output)")
+        let present = try #require(
+            Self.number(after: "already present ", in: ImportScene.summary(dry)),
+            "\(dry.output)"
+        )
         #expect(present >= 5 * Self.batch && present < Self.count, "\(dry.output)")
         #expect(present % Self.batch == 0, "only whole batches are committed")
 
@@ -85,14 +91,20 @@ struct ImportResumeTests {
             "\(resumed.output)"
         )
         let again = try await scene.run(["--from", "supabase", file])
-        #expect(ImportScene.summary(again).hasPrefix("imported 0 (0 with a password, 0 identities, 0 TOTP factors), already present \(Self.count)"))
+        #expect(
+            ImportScene.summary(again).hasPrefix(
+                "imported 0 (0 with a password, 0 identities, 0 TOTP factors), already present \(Self.count)"
+            )
+        )
 
         try await scene.serve { _, _, _, harness in
             let storage = harness.server.storage
             let (users, identities) = try await storage.read { reader in
                 (
                     try await reader.existingUserIDs(ids).count,
-                    try await reader.existingIdentities((0..<Self.count).map { IdentityKey(provider: "google", subject: "g\($0)") }).count
+                    try await reader.existingIdentities(
+                        (0..<Self.count).map { IdentityKey(provider: "google", subject: "g\($0)") }
+                    ).count
                 )
             }
             #expect(users == Self.count && identities == Self.count)

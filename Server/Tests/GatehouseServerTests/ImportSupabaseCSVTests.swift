@@ -87,7 +87,11 @@ struct ImportSupabaseCSVTests {
             "\(first.output)"
         )
         let second = try await scene.run(arguments)
-        #expect(ImportScene.summary(second).hasPrefix("imported 0 (0 with a password, 0 identities, 0 TOTP factors), already present 4"))
+        #expect(
+            ImportScene.summary(second).hasPrefix(
+                "imported 0 (0 with a password, 0 identities, 0 TOTP factors), already present 4"
+            )
+        )
 
         try await scene.serve { client, _, _, harness in
             let storage = harness.server.storage
@@ -98,8 +102,12 @@ struct ImportSupabaseCSVTests {
             let guest = try #require(try await storage.read { try await $0.user(id: UUID(uuidString: Self.guest)!) })
             #expect(guest.isAnonymous && guest.email == nil && guest.passwordHash == nil)
             let bob = try #require(try await storage.read { try await $0.user(id: UUID(uuidString: Self.bob)!) })
-            #expect(bob.identities.map(\.provider) == ["google"] && bob.identities.first?.subject == "108234567890123456789")
-            let pending = try #require(try await storage.read { try await $0.user(id: UUID(uuidString: Self.pending)!) })
+            #expect(
+                bob.identities.map(\.provider) == ["google"] && bob.identities.first?.subject == "108234567890123456789"
+            )
+            let pending = try #require(
+                try await storage.read { try await $0.user(id: UUID(uuidString: Self.pending)!) }
+            )
             #expect(pending.emailConfirmedAt == nil)
 
             let adaIn = try await client.signIn("ada@example.com", "ada's old password")
@@ -110,7 +118,10 @@ struct ImportSupabaseCSVTests {
             #expect(try await client.signIn("bob@example.com", "ada's old password").status == .badRequest)
             // NULL email_confirmed_at stays unconfirmed: the right password is not enough.
             let pendingIn = try await client.signIn("pending@example.com", "bob's old password")
-            #expect(pendingIn.status == .badRequest && pendingIn.text.contains("email_not_confirmed"), "\(pendingIn.text)")
+            #expect(
+                pendingIn.status == .badRequest && pendingIn.text.contains("email_not_confirmed"),
+                "\(pendingIn.text)"
+            )
         }
     }
 }

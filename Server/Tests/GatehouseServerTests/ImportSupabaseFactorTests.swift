@@ -56,7 +56,9 @@ struct ImportSupabaseFactorTests {
                 == "imported 1 (1 with a password, 0 identities, 1 TOTP factors), already present 0, refused 0",
             "\(first.output)"
         )
-        #expect(first.output.contains("skipped factor \(Self.unverified) of \(Self.user): the factor was never verified"))
+        #expect(
+            first.output.contains("skipped factor \(Self.unverified) of \(Self.user): the factor was never verified")
+        )
         #expect(first.output.contains("skipped factor \(Self.phone) of \(Self.user): unsupported factor type (phone)"))
         #expect(first.output.contains("skipped factor \(Self.encrypted) of \(Self.user): the TOTP secret is encrypted"))
         let second = try await scene.run(arguments)
@@ -86,7 +88,11 @@ struct ImportSupabaseFactorTests {
             let app = ReferenceTOTP(base32: Self.secret)
             #expect(app.key.contains { $0 >= 0x80 })
             let now = harness.clock.now()
-            let wrong = try await client.challengeAndVerify(Self.verified, code: app.code(at: now, steps: 5), bearer: token)
+            let wrong = try await client.challengeAndVerify(
+                Self.verified,
+                code: app.code(at: now, steps: 5),
+                bearer: token
+            )
             #expect(wrong.status == .unprocessableContent, "\(wrong.text)")
             let raised = try await client.challengeAndVerify(Self.verified, code: app.code(at: now), bearer: token)
             #expect(raised.status == .ok, "\(raised.text)")
@@ -107,7 +113,10 @@ struct ImportSupabaseFactorTests {
         let rows = try SupabaseExport.rows(Data(Self.factors.utf8)).users
         let duplicate = rows[0].fields.merging(["id": Self.phone]) { $1 }
         let (kept, skipped) = SupabaseExport.factors(
-            rows + [ExportRecord(fields: duplicate), ExportRecord(fields: rows[0].fields.merging(["secret": "not base32!"]) { $1 })],
+            rows + [
+                ExportRecord(fields: duplicate),
+                ExportRecord(fields: rows[0].fields.merging(["secret": "not base32!"]) { $1 }),
+            ],
             of: candidate,
             repeatedIDs: [UUID(uuidString: Self.phone)!]
         )

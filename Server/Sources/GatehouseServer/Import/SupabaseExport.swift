@@ -16,7 +16,12 @@ enum SupabaseExport {
         var factors: [ExportRecord] = []
     }
 
-    static func records(users: Data, identities: Data?, factors: Data? = nil, options: ImportOptions) throws -> [ImportRecord] {
+    static func records(
+        users: Data,
+        identities: Data?,
+        factors: Data? = nil,
+        options: ImportOptions
+    ) throws -> [ImportRecord] {
         var tables = try rows(users)
         if let identities { tables.identities += try rows(identities).users }
         if let factors { tables.factors += try rows(factors).users }
@@ -63,7 +68,11 @@ enum SupabaseExport {
                 )
             }
             let record = ExportRecord(fields: object)
-            return Tables(users: record.records("users"), identities: record.records("identities"), factors: record.records("factors"))
+            return Tables(
+                users: record.records("users"),
+                identities: record.records("identities"),
+                factors: record.records("factors")
+            )
         }
         return Tables(users: try CSVTable.rows(String(decoding: data, as: UTF8.self)).map(ExportRecord.init))
     }
