@@ -11,8 +11,8 @@ import Glibc
 /// written) and run again ends with every user of the export exactly once (issue 38).
 @Suite("Import: resume after a kill")
 struct ImportResumeTests {
-    static let count = 20_000
-    static let batch = 20
+    static let count = 10_000
+    static let batch = 10
 
     /// `count` Supabase users, each with a Google identity, as one JSON file.
     static func export() -> (text: String, ids: [UUID]) {
