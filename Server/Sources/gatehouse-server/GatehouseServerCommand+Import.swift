@@ -32,6 +32,15 @@ extension GatehouseServerCommand {
             @Option(help: "Supabase: auth.identities in a file of its own (JSON or CSV).")
             var identities: String?
 
+            @Option(help: "Supabase: auth.mfa_factors (JSON or CSV); its verified TOTP factors are imported.")
+            var factors: String?
+
+            @Flag(
+                inversion: .prefixedNo,
+                help: "Show progress on standard error (default: only when it is a terminal)."
+            )
+            var progress: Bool?
+
             @Option(help: "Firebase: a file holding the console's Password Hash Parameters (hash_config { … }).")
             var hashConfig: String?
 
@@ -62,7 +71,10 @@ extension GatehouseServerCommand {
                 } catch let problem as FirebaseHashParameters.Problem {
                     throw ValidationError("Firebase hash parameters: \(problem.description).")
                 }
-                let showsProgress = isatty(STDERR_FILENO) != 0
+                let showsProgress = ImportProgress.isShown(
+                    requested: progress,
+                    standardErrorIsTerminal: isatty(STDERR_FILENO) != 0
+                )
                 try await options.withDatabase { database in
                     let report: ImportReport
                     do {
@@ -70,22 +82,25 @@ extension GatehouseServerCommand {
                             source,
                             file: URL(fileURLWithPath: file),
                             identities: identities.map { URL(fileURLWithPath: $0) },
+                            factors: factors.map { URL(fileURLWithPath: $0) },
                             firebase: firebase,
                             database: database,
                             options: settings
                         ) { done, total in
                             guard showsProgress else { return }
-                            FileHandle.standardError.write(Data("\rimporting: \(done)/\(total)".utf8))
+                            FileHandle.standardError.write(Data(ImportProgress.line(done: done, total: total).utf8))
                         }
                     } catch let error as ImportFileError {
                         throw ValidationError("\(error.description).")
                     }
-                    if showsProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+                    if showsProgress { FileHandle.standardError.write(Data(ImportProgress.end.utf8)) }
                     for refusal in report.refusals { print("refused \(refusal)") }
+                    for skipped in report.skippedFactors { print("skipped \(skipped)") }
                     let verb = dryRun ? "would import" : "imported"
                     print(
                         "\(verb) \(report.imported) (\(report.withPassword) with a password, \(report.identities) "
-                            + "identities), already present \(report.alreadyPresent), refused \(report.refusals.count)"
+                            + "identities, \(report.factors) TOTP factors), already present \(report.alreadyPresent), "
+                            + "refused \(report.refusals.count)"
                     )
                 }
             }

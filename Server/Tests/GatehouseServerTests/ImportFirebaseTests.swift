@@ -41,11 +41,11 @@ struct ImportFirebaseTests {
         // A dry run reports and writes nothing: the real run after it imports everyone.
         let dry = try await scene.run(["--from", "firebase", users, "--dry-run"])
         #expect(dry.status == 0, "\(dry.errors)")
-        #expect(ImportScene.summary(dry).hasPrefix("would import 3 (2 with a password, 1 identities)"), "\(dry.output)")
+        #expect(ImportScene.summary(dry).hasPrefix("would import 3 (2 with a password, 1 identities, 0 TOTP factors)"), "\(dry.output)")
         let first = try await scene.run(["--from", "firebase", users, "--hash-config", config])
         #expect(first.status == 0, "\(first.errors)")
         #expect(
-            ImportScene.summary(first) == "imported 3 (2 with a password, 1 identities), already present 0, refused 3",
+            ImportScene.summary(first) == "imported 3 (2 with a password, 1 identities, 0 TOTP factors), already present 0, refused 3",
             "\(first.output)"
         )
         #expect(first.output.contains("refused b4dAddr3ss00000000000000004: invalid e-mail address"))
@@ -55,7 +55,7 @@ struct ImportFirebaseTests {
         // A second run changes nothing (the key, kept already, need not be given again).
         let second = try await scene.run(["--from", "firebase", users])
         #expect(second.status == 0, "\(second.errors)")
-        #expect(ImportScene.summary(second) == "imported 0 (0 with a password, 0 identities), already present 3, refused 3")
+        #expect(ImportScene.summary(second) == "imported 0 (0 with a password, 0 identities, 0 TOTP factors), already present 3, refused 3")
         // The admin finds a user by its Firebase uid.
         let found = try await scene.run(["find", "--from", "firebase", "kYi4EvWQlQTKSfnJ3dRSP6IH3ed2"])
         let id = ImportCandidate.derivedID(source: .firebase, sourceID: "kYi4EvWQlQTKSfnJ3dRSP6IH3ed2")
@@ -126,5 +126,32 @@ struct ImportFirebaseTests {
         // Without the key, a new export with hashes is not written.
         let missing = try await scene.run(["--from", "firebase", users])
         #expect(missing.status != 0 && missing.errors.contains("hash parameters"), "\(missing.output)")
+    }
+
+    /// While the Firebase parameters are kept, a wrong password on a Firebase hash, an unknown
+    /// address and a user without a password each cost one bcrypt and one scrypt, so that the
+    /// time of a failure does not tell "imported from Firebase" from "not registered"; once the
+    /// parameters are forgotten, one bcrypt each.
+    @Test func everyFailedSignInCostsTheSameWorkWhileTheFirebaseKeyIsKept() async throws {
+        let scene = try await ImportScene.make()
+        defer { scene.remove() }
+        let users = try scene.file("users.json", Self.export)
+        let config = try scene.file("hash-config.txt", ImportHashTests.consoleText)
+        #expect(try await scene.run(["--from", "firebase", users, "--hash-config", config]).status == 0)
+
+        for kept in [true, false] {
+            if !kept { #expect(try await scene.run(["forget-firebase-key"]).status == 0) }
+            try await scene.serve { client, _, _, harness in
+                let hasher = harness.server.services.passwords
+                for email in ["user1@example.com", "nobody@example.com", "grace@example.com"] {
+                    let before = hasher.workCount
+                    let reply = try await client.signIn(email, "wrong password \(kept)")
+                    #expect(reply.status == .badRequest && reply.errorCode == "invalid_credentials", "\(reply.text)")
+                    let after = hasher.workCount
+                    #expect(after.bcrypt - before.bcrypt == 1, "\(email), key kept: \(kept)")
+                    #expect(after.scrypt - before.scrypt == (kept ? 1 : 0), "\(email), key kept: \(kept)")
+                }
+            }
+        }
     }
 }

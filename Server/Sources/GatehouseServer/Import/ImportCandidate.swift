@@ -6,6 +6,23 @@ struct ImportCandidate: Sendable {
     /// The user's id in the source, for reports.
     var sourceID: String
     var user: UserRecord
+    /// Verified TOTP factors read with the user, their secrets in the clear until
+    /// ``sealingFactors(with:)`` seals them into `user.factors`.
+    var factors: [ImportedFactor] = []
+    /// The user's factors left out, with the reason (unverified ones, other kinds).
+    var skippedFactors: [ImportRefusal] = []
+
+    /// The candidate with its factors sealed under the server secret, as enrolment seals them.
+    func sealingFactors(with sealing: FactorSecretSealing) throws -> ImportCandidate {
+        var sealed = self
+        sealed.user.factors += try factors.map { imported in
+            var record = imported.record
+            record.sealedSecret = try sealing.seal(imported.secret, factorID: record.id)
+            return record
+        }
+        sealed.factors = []
+        return sealed
+    }
 
     /// The new id of a Firebase or Auth0 user: derived from the source and its old id, so that a
     /// second run of the same export finds the users it wrote (idempotence) without an index on
@@ -24,6 +41,13 @@ struct ImportCandidate: Sendable {
 
     /// A ban that lasts (a disabled or blocked user in the source).
     static let permanentBan = Date(timeIntervalSince1970: 32_503_680_000)  // 3000-01-01
+}
+
+/// A verified TOTP factor of an export, before its secret is sealed.
+struct ImportedFactor: Sendable {
+    /// The factor as it will be stored, without its secret.
+    var record: FactorRecord
+    var secret: TOTPSecret
 }
 
 /// A record read from an export: a user to write, or a refusal.

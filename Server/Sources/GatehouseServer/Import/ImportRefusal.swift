@@ -22,6 +22,15 @@ public struct ImportRefusal: Sendable, Equatable, CustomStringConvertible {
         case identityTaken(provider: String)
         /// Deleted in the source (Supabase's `deleted_at`).
         case deleted
+        /// A second factor never verified in the source: the user enrols again if they want it.
+        case unverifiedFactor
+        /// A second factor of a kind the server does not have (Supabase's `phone`, `webauthn`).
+        case unsupportedFactorType(String)
+        /// A TOTP secret Supabase encrypted at rest (`GOTRUE_SECURITY_DB_ENCRYPTION_*`): its key
+        /// is not in the export.
+        case encryptedFactorSecret
+        /// Another factor of the user has the same friendly name.
+        case duplicateFactorName
 
         public var description: String {
             switch self {
@@ -34,11 +43,17 @@ public struct ImportRefusal: Sendable, Equatable, CustomStringConvertible {
             case .addressTaken: "another user here already has the address"
             case .identityTaken(let provider): "the \(provider) identity already belongs to another user"
             case .deleted: "deleted in the source"
+            case .unverifiedFactor: "the factor was never verified"
+            case .unsupportedFactorType(let type): "unsupported factor type (\(type)): only totp"
+            case .encryptedFactorSecret:
+                "the TOTP secret is encrypted by Supabase (GOTRUE_SECURITY_DB_ENCRYPTION); export it decrypted"
+            case .duplicateFactorName: "another factor of the user has the same friendly name"
             }
         }
     }
 
-    /// The record's id in the export (or its line number when it has none).
+    /// The record's id in the export (or its line number when it has none); for a factor,
+    /// `factor <id> of <user id>`.
     public var record: String
     public var reason: Reason
 

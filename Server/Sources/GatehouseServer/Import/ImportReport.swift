@@ -10,6 +10,11 @@ public struct ImportReport: Sendable, Equatable {
     public var withPassword = 0
     /// Provider identities written with them.
     public var identities = 0
+    /// Verified TOTP factors written with them (Supabase), secrets sealed.
+    public var factors = 0
+    /// Factors of the users written that were left out, with the reason (unverified, other
+    /// kinds); the users themselves are imported.
+    public var skippedFactors: [ImportRefusal] = []
 
     /// Records read.
     public var total: Int { imported + alreadyPresent + refusals.count }

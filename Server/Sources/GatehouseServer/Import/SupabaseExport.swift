@@ -1,40 +1,140 @@
 import Foundation
 import GatehouseCore
 
-/// Reads Supabase's `auth.users` and `auth.identities`, as JSON (`json_agg` of each table: an
-/// array of rows, or an object `{"users": […], "identities": […]}`) or as `COPY … TO STDOUT
-/// WITH CSV HEADER` writes them. The user keeps its id; bcrypt hashes are kept as they are. The
-/// `role` column is not read: every imported user is `authenticated`, so that no row of an
-/// export can carry a role (`service_role`) into its access tokens.
+/// Reads Supabase's `auth.users`, `auth.identities` and `auth.mfa_factors`, as JSON (`json_agg`
+/// of each table: an array of rows, or an object `{"users": […], "identities": […], "factors":
+/// […]}`) or as `COPY … TO STDOUT WITH CSV HEADER` writes them. The user keeps its id; bcrypt
+/// hashes are kept as they are; verified TOTP factors keep their id, name and secret (base32, as
+/// GoTrue stores it), sealed by ``UserImport``. The `role` column is not read: every imported
+/// user is `authenticated`, so that no row of an export can carry a role (`service_role`) into
+/// its access tokens.
 enum SupabaseExport {
-    static func records(users: Data, identities: Data?, options: ImportOptions) throws -> [ImportRecord] {
-        var (userRows, identityRows) = try rows(users)
-        if let identities { identityRows += try rows(identities).0 }
+    /// The rows of the three tables, from however many files they came in.
+    struct Tables {
+        var users: [ExportRecord] = []
+        var identities: [ExportRecord] = []
+        var factors: [ExportRecord] = []
+    }
+
+    static func records(
+        users: Data,
+        identities: Data?,
+        factors: Data? = nil,
+        options: ImportOptions
+    ) throws -> [ImportRecord] {
+        var tables = try rows(users)
+        if let identities { tables.identities += try rows(identities).users }
+        if let factors { tables.factors += try rows(factors).users }
         var identitiesByUser: [String: [ExportRecord]] = [:]
-        for row in identityRows {
+        for row in tables.identities {
             guard let userID = row.string("user_id") else { continue }
             identitiesByUser[userID.lowercased(), default: []].append(row)
         }
-        return userRows.enumerated().map { index, row in
-            user(row, line: index + 1, identities: identitiesByUser[row.string("id")?.lowercased() ?? ""] ?? [], options: options)
+        var factorsByUser: [String: [ExportRecord]] = [:]
+        var factorIDCounts: [UUID: Int] = [:]
+        for row in tables.factors {
+            if let id = row.string("id").flatMap(UUID.init(uuidString:)) { factorIDCounts[id, default: 0] += 1 }
+            guard let userID = row.string("user_id") else { continue }
+            factorsByUser[userID.lowercased(), default: []].append(row)
+        }
+        let repeatedFactorIDs = Set(factorIDCounts.filter { $0.value > 1 }.keys)
+        return tables.users.enumerated().map { index, row in
+            let key = row.string("id")?.lowercased() ?? ""
+            var record = user(row, line: index + 1, identities: identitiesByUser[key] ?? [], options: options)
+            if case .user(var candidate) = record {
+                (candidate.factors, candidate.skippedFactors) = Self.factors(
+                    factorsByUser[key] ?? [],
+                    of: candidate,
+                    repeatedIDs: repeatedFactorIDs
+                )
+                record = .user(candidate)
+            }
+            return record
         }
     }
 
-    /// The rows of one file: a JSON array, an object with `users` and `identities`, or CSV.
-    static func rows(_ data: Data) throws -> ([ExportRecord], [ExportRecord]) {
+    /// The rows of one file: a JSON array (read as users: the caller knows which table a file
+    /// of its own holds), an object with `users`, `identities` and `factors`, or CSV.
+    static func rows(_ data: Data) throws -> Tables {
         let first = data.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
         if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
             let document = try JSONSerialization.jsonObject(with: data)
             if let array = document as? [[String: Any]] {
-                return (array.map(ExportRecord.init), [])
+                return Tables(users: array.map(ExportRecord.init))
             }
             guard let object = document as? [String: Any] else {
-                throw ImportFileError("a Supabase export is a JSON array of rows or {\"users\": […], \"identities\": […]}")
+                throw ImportFileError(
+                    "a Supabase export is a JSON array of rows or {\"users\": […], \"identities\": […], \"factors\": […]}"
+                )
             }
             let record = ExportRecord(fields: object)
-            return (record.records("users"), record.records("identities"))
+            return Tables(
+                users: record.records("users"),
+                identities: record.records("identities"),
+                factors: record.records("factors")
+            )
         }
-        return (try CSVTable.rows(String(decoding: data, as: UTF8.self)).map(ExportRecord.init), [])
+        return Tables(users: try CSVTable.rows(String(decoding: data, as: UTF8.self)).map(ExportRecord.init))
+    }
+
+    /// The user's verified TOTP factors (`auth.mfa_factors` rows), and the others with the
+    /// reason they are left out.
+    /// `repeatedIDs`: factor ids that appear more than once in the export (none of them is kept).
+    static func factors(
+        _ rows: [ExportRecord],
+        of candidate: ImportCandidate,
+        repeatedIDs: Set<UUID> = []
+    ) -> ([ImportedFactor], [ImportRefusal]) {
+        var kept: [ImportedFactor] = []
+        var skipped: [ImportRefusal] = []
+        var names: Set<String> = []
+        for row in rows {
+            let label = "factor \(row.string("id")?.lowercased() ?? "?") of \(candidate.sourceID)"
+            func skip(_ reason: ImportRefusal.Reason) { skipped.append(ImportRefusal(record: label, reason: reason)) }
+            guard let id = row.string("id").flatMap(UUID.init(uuidString:)) else {
+                skip(.missingID)
+                continue
+            }
+            let type = row.string("factor_type") ?? ""
+            guard type == "totp" else {
+                skip(.unsupportedFactorType(type.isEmpty ? "none" : String(type.prefix(16))))
+                continue
+            }
+            guard row.string("status") == "verified" else {
+                skip(.unverifiedFactor)
+                continue
+            }
+            guard let text = row.string("secret"), !text.hasPrefix("{") else {
+                skip(row.string("secret") == nil ? .malformed("TOTP secret") : .encryptedFactorSecret)
+                continue
+            }
+            guard let secret = TOTPSecret(base32: text) else {
+                skip(.malformed("TOTP secret"))
+                continue
+            }
+            guard !repeatedIDs.contains(id) else {
+                skip(.duplicateID)
+                continue
+            }
+            let name = row.string("friendly_name") ?? ""
+            guard name.isEmpty || names.insert(name).inserted else {
+                skip(.duplicateFactorName)
+                continue
+            }
+            let created = row.date("created_at") ?? candidate.user.createdAt
+            let record = FactorRecord(
+                id: id,
+                userID: candidate.user.id,
+                friendlyName: name,
+                isVerified: true,
+                sealedSecret: nil,
+                createdAt: created,
+                updatedAt: row.date("updated_at") ?? created,
+                lastChallengedAt: row.date("last_challenged_at")
+            )
+            kept.append(ImportedFactor(record: record, secret: secret))
+        }
+        return (kept, skipped)
     }
 
     static func user(_ row: ExportRecord, line: Int, identities: [ExportRecord], options: ImportOptions) -> ImportRecord {

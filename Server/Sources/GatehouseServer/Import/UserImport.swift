@@ -13,6 +13,8 @@ public enum UserImport {
     ///
     /// - Parameters:
     ///   - identities: Supabase's `auth.identities`, when exported to a file of its own.
+    ///   - factors: Supabase's `auth.mfa_factors`, when exported to a file of its own: verified
+    ///     TOTP factors are imported with their secrets sealed under the server secret.
     ///   - firebase: The Firebase project's hash parameters; needed (here or kept from an
     ///     earlier run) when the export holds password hashes.
     ///   - progress: Called after each batch with the records done and the total.
@@ -22,24 +24,32 @@ public enum UserImport {
         _ source: ImportSource,
         file: URL,
         identities: URL? = nil,
+        factors: URL? = nil,
         firebase: FirebaseHashParameters? = nil,
         database: ServerDatabase,
         options: ImportOptions,
         progress: @Sendable (Int, Int) -> Void = { _, _ in }
     ) async throws -> ImportReport {
         let data = try Data(contentsOf: file)
-        let records: [ImportRecord]
+        var records: [ImportRecord]
         switch source {
         case .firebase: records = try FirebaseExport.records(from: data, options: options)
         case .supabase:
             records = try SupabaseExport.records(
                 users: data,
                 identities: try identities.map { try Data(contentsOf: $0) },
+                factors: try factors.map { try Data(contentsOf: $0) },
                 options: options
             )
         case .auth0: records = try Auth0Export.records(from: data, options: options)
         }
-        let keys = FirebaseHashKeyStore(storage: database.storage, vault: SigningKeyVault(secret: try database.serverSecret()))
+        let vault = SigningKeyVault(secret: try database.serverSecret())
+        let keys = FirebaseHashKeyStore(storage: database.storage, vault: vault)
+        let sealing = FactorSecretSealing(vault: vault)
+        records = try records.map { record in
+            guard case .user(let candidate) = record, !candidate.factors.isEmpty else { return record }
+            return .user(try candidate.sealingFactors(with: sealing))
+        }
         let bringsScrypt = records.contains {
             if case .user(let candidate) = $0, let hash = candidate.user.passwordHash {
                 return hash.hasPrefix(StoredPasswordHash.firebasePrefix)

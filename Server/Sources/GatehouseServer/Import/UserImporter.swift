@@ -48,6 +48,8 @@ public struct UserImporter: Sendable {
                     report.imported += 1
                     if item.candidate.user.passwordHash != nil { report.withPassword += 1 }
                     report.identities += item.candidate.user.identities.count
+                    report.factors += item.candidate.user.factors.count
+                    report.skippedFactors += item.candidate.skippedFactors
                 case .alreadyPresent: report.alreadyPresent += 1
                 case .refused(let reason):
                     refusals[item.index] = ImportRefusal(record: item.candidate.sourceID, reason: reason)

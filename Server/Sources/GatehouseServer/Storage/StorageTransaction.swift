@@ -98,8 +98,8 @@ public protocol StorageTransaction: StorageReader, PasskeyWriter, AppleTokenWrit
     /// Records a token id as revoked; revoking it again changes nothing.
     func revokeToken(jti: String, at now: Date) async throws
 
-    /// Inserts many users and their identities in few statements (an import's batch); the
-    /// caller has checked that no id, address or identity is taken.
+    /// Inserts many users with their identities and factors (secrets sealed) in few statements
+    /// (an import's batch); the caller has checked that no id, address or identity is taken.
     func insertUsers(_ users: [UserRecord]) async throws
 
     /// Keeps (or replaces) the sealed parameters of an imported password-hash scheme.

@@ -26,7 +26,8 @@ public struct UserRecord: Sendable, Equatable {
     public var updatedAt: Date
     /// Linked provider identities (read with the user; written through the identity calls).
     public var identities: [IdentityRecord]
-    /// Second factors, without their secrets (read with the user; written through the factor calls).
+    /// Second factors, without their secrets when read with the user; written through the factor
+    /// calls, or with the user, sealed, by an import (``StorageTransaction/insertUsers(_:)``).
     public var factors: [FactorRecord] = []
 
     public init(

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// An authenticator app, written independently of the server's HummingbirdOTP use: RFC 4226's
+/// An authenticator app, written independently of the server's ``TOTPSecret``: RFC 4226's
 /// dynamic truncation over swift-crypto's HMAC-SHA-1, checked against RFC 6238's test vectors
 /// (`MFATOTPTests`) and, when python3 has it, PyPI's `pyotp`.
 struct ReferenceTOTP {

@@ -12,17 +12,22 @@ extension SQLTransaction {
         do {
             _ = try await query(
                 "INSERT INTO mfa_factors (\(Self.factorColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    .text(factor.id.key), .text(factor.userID.key), .text(factor.friendlyName),
-                    .text(factor.factorType), .text(factor.isVerified ? "verified" : "unverified"),
-                    .text(factor.sealedSecret ?? ""), factor.lastUsedStep.map { .integer(Int($0)) } ?? .null,
-                    .float(factor.createdAt.timeIntervalSince1970), .float(factor.updatedAt.timeIntervalSince1970),
-                    .date(factor.lastChallengedAt), factor.enrolledSessionID.map { .text($0.key) } ?? .null,
-                ]
+                Self.factorBinds(factor)
             )
         } catch SQLError.uniqueViolation {
             throw StorageError.duplicateFactorName
         }
+    }
+
+    /// The values of ``factorColumns`` for `factor`.
+    static func factorBinds(_ factor: FactorRecord) -> [SQLValue] {
+        [
+            .text(factor.id.key), .text(factor.userID.key), .text(factor.friendlyName),
+            .text(factor.factorType), .text(factor.isVerified ? "verified" : "unverified"),
+            .text(factor.sealedSecret ?? ""), factor.lastUsedStep.map { .integer(Int($0)) } ?? .null,
+            .float(factor.createdAt.timeIntervalSince1970), .float(factor.updatedAt.timeIntervalSince1970),
+            .date(factor.lastChallengedAt), factor.enrolledSessionID.map { .text($0.key) } ?? .null,
+        ]
     }
 
     func lockFactors(userID: UUID) async throws {

@@ -63,20 +63,36 @@ extension SQLTransaction {
     }
 
     func insertUsers(_ users: [UserRecord]) async throws {
-        let row = "(" + Self.marks(17) + ")"
-        for chunk in Self.chunks(users, size: 400) {
+        try await insertRows(users, into: "users", columns: Self.userColumns, width: 17, binds: userBinds)
+        try await insertRows(
+            users.flatMap(\.identities),
+            into: "identities",
+            columns: Self.identityColumns,
+            width: 9,
+            binds: Self.identityBinds
+        )
+        try await insertRows(
+            users.flatMap(\.factors),
+            into: "mfa_factors",
+            columns: Self.factorColumns,
+            width: 11,
+            binds: Self.factorBinds
+        )
+    }
+
+    /// Multi-row `INSERT`s of `items`, 400 rows (`width` values each) to a statement.
+    private func insertRows<Item>(
+        _ items: [Item],
+        into table: String,
+        columns: String,
+        width: Int,
+        binds: (Item) -> [SQLValue]
+    ) async throws {
+        let row = "(" + Self.marks(width) + ")"
+        for chunk in Self.chunks(items, size: 400) {
             _ = try await query(
-                "INSERT INTO users (\(Self.userColumns)) VALUES \(Array(repeating: row, count: chunk.count).joined(separator: ", "))",
-                chunk.flatMap(userBinds)
-            )
-        }
-        let identities = users.flatMap(\.identities)
-        let identityRow = "(" + Self.marks(9) + ")"
-        for chunk in Self.chunks(identities, size: 400) {
-            _ = try await query(
-                "INSERT INTO identities (\(Self.identityColumns)) VALUES "
-                    + Array(repeating: identityRow, count: chunk.count).joined(separator: ", "),
-                chunk.flatMap(Self.identityBinds)
+                "INSERT INTO \(table) (\(columns)) VALUES " + Array(repeating: row, count: chunk.count).joined(separator: ", "),
+                chunk.flatMap(binds)
             )
         }
     }
