@@ -26,10 +26,12 @@ public struct ConsoleSessionRecord: Sendable, Equatable {
     public var sessionID: UUID
     /// The operator.
     public var userID: UUID
+    /// When the operator signed in (the 12-hour limit counts from it).
     public var createdAt: Date
     /// The last request of this console session (the idle limit counts from it).
     public var lastSeenAt: Date
 
+    /// A console session of `userID` bound to the session row `sessionID`.
     public init(tokenHash: String, sessionID: UUID, userID: UUID, createdAt: Date, lastSeenAt: Date) {
         self.tokenHash = tokenHash
         self.sessionID = sessionID
@@ -43,20 +45,27 @@ public struct ConsoleSessionRecord: Sendable, Equatable {
 public struct NumberedAuditEntry: Sendable, Equatable {
     /// The line's number: later lines have larger numbers (the console pages by it).
     public var id: Int
+    /// The line.
     public var entry: AuditEntry
 }
 
 /// What the console's audit page asks for: lines about a user (as actor or subject), of an
 /// action, in a time range, before a line number (keyset paging, newest first).
 public struct AuditQuery: Sendable, Equatable {
+    /// Lines where this user is the actor or the subject.
     public var user: UUID?
+    /// Lines of this action (`login`, `admin_user_modified`, …).
     public var action: String?
+    /// Lines written at or after this time.
     public var from: Date?
+    /// Lines written before this time.
     public var until: Date?
     /// Only lines numbered below this one (the previous page's last).
     public var before: Int?
+    /// The most lines one answer holds.
     public var limit: Int = 50
 
+    /// A query of the lines that match every filter given.
     public init(user: UUID? = nil, action: String? = nil, from: Date? = nil, until: Date? = nil, before: Int? = nil) {
         self.user = user
         self.action = action
@@ -89,6 +98,7 @@ public protocol ConsoleWriter: Sendable {
     /// Revokes the role and deletes the operator's console sessions; returns the ids of the
     /// session rows those console sessions were bound to, and whether the role was held.
     func deleteOperator(userID: UUID) async throws -> (held: Bool, sessions: [UUID])
+    /// Stores a console session (at sign-in).
     func insertConsoleSession(_ session: ConsoleSessionRecord) async throws
     /// Moves a console session's last request time.
     func touchConsoleSession(tokenHash: String, at now: Date) async throws
