@@ -103,6 +103,26 @@ struct ConsoleActionTests {
         }
     }
 
+    @Test func theOverviewCountsAndChartsSignInsPerDay() async throws {
+        try await ConsoleAttackTests.scene { harness, client, browser, account, _ in
+            _ = try await client.signIn("victim@example.com")
+            _ = try await client.signIn("victim@example.com", "wrong password")
+            harness.clock.advance(by: 86_400)
+            _ = try await client.signIn("victim@example.com")
+            // A day later the console session has lapsed: the operator signs in again.
+            try await browser.signIn(account.email, code: account.code(harness.clock))
+            let page = try await browser.get("/console")
+            #expect(page.status == .ok)
+            #expect(page.text.contains("<dt>Users</dt><dd>2</dd>"))
+            #expect(page.text.contains("<svg class=\"chart\""))
+            // Bars of two days: sign-ins (the operator's and the victim's) and one failure.
+            let bars = page.text.components(separatedBy: "<rect ").count - 1
+            #expect(bars == 3, "\(bars) bars")
+            #expect(page.text.contains("<title>Failed sign-ins: 1</title>"))
+            #expect(page.text.contains("Failed sign-ins: 1</li>"))
+        }
+    }
+
     @Test func theAuditPageFiltersAndLinksToUsers() async throws {
         try await ConsoleAttackTests.scene { harness, client, browser, _, victim in
             _ = try await client.signIn("victim@example.com")

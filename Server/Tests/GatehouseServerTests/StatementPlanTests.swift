@@ -294,6 +294,7 @@ struct StatementPlanTests {
             _ = try await reader.operators()
             _ = try await reader.consoleSession(tokenHash: "calls")
             _ = try await reader.users(emailPrefix: "call", limit: 10)
+            _ = try await reader.dailyCounts(of: ["login", "login_failed"], since: now)
             for query in [
                 AuditQuery(), AuditQuery(before: 10), AuditQuery(user: user.id), AuditQuery(action: "login"),
                 AuditQuery(user: user.id, action: "login", before: 10), AuditQuery(from: now, until: now),

@@ -106,8 +106,13 @@ with sync_playwright() as playwright:
         session = cookies.get("gatehouse-console")
         assert session and session["httpOnly"] and session["secure"] and session["sameSite"] == "Strict", cookies
         shoot(operator, "users")
+        operator.click("text=Overview")
+        operator.wait_for_load_state()
+        assert operator.locator("svg.chart rect").count() >= 1, "no bar in the overview's chart"
+        shoot(operator, "overview")
 
     def finds_the_user():
+        operator.goto(f"{BASE}/console/users")
         operator.fill("input[name=q]", VICTIM[:4])
         operator.click("button[type=submit] >> text=Search")
         operator.wait_for_load_state()

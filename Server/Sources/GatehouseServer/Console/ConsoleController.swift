@@ -31,7 +31,10 @@ struct ConsoleController: Sendable {
         console.post("sign-in") { request, context in try await signIn(request, context: context) }
 
         let signedIn = console.group().add(middleware: ConsoleSessionMiddleware(sessions: sessions, cookie: cookie))
-        signedIn.get { _, _ in ConsoleResponse.redirect(.users) }
+        signedIn.get { _, context in
+            let page = ConsoleOverviewPage(storage: storage, lookup: lookup, now: now)
+            return ConsoleResponse.html(try await page.render(operator: try Self.signedIn(context)))
+        }
         signedIn.post("sign-out") { request, context in
             if let token = cookie.value(.session, in: request) {
                 try await sessions.signOut(token: token, ip: context.clientKey, audit: audit)

@@ -8,7 +8,7 @@ enum ConsoleLayout {
             if let signedIn {
                 """
                 <header><span class="brand">Gatehouse console</span>
-                <nav><a href="/console/users">Users</a><a href="/console/audit">Audit log</a><a href="/console/keys">Signing keys</a></nav>
+                <nav><a href="/console">Overview</a><a href="/console/users">Users</a><a href="/console/audit">Audit log</a><a href="/console/keys">Signing keys</a></nav>
                 <form method="post" action="/console/sign-out">\(csrfField(signedIn))<span class="muted">\(signedIn.user.email)</span>
                 <button class="quiet" type="submit">Sign out</button></form></header>
                 """
@@ -46,6 +46,14 @@ enum ConsoleLayout {
         let exact = "\(year)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))Z"
         let shown = "\(day) \(months[(month - 1) % 12]) \(year), \(two(hour)):\(two(minute)) UTC"
         return "<time datetime=\"\(exact)\">\(shown)</time>"
+    }
+
+    /// A day given as whole days since 1970 ("27 Nov 2026").
+    static func day(_ day: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(day) * 86_400))
+        return "\(parts.day ?? 0) \(months[((parts.month ?? 1) - 1) % 12]) \(parts.year ?? 0)"
     }
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

@@ -43,6 +43,11 @@ enum ConsoleStyle {
         dl { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; margin: 0; }
         dt { color: var(--muted); }
         dd { margin: 0; word-break: break-word; }
+        svg.chart { display: block; width: 100%; height: auto; border-bottom: 1px solid var(--line); }
+        svg.chart .login, .key.login { fill: var(--accent); background: var(--accent); }
+        svg.chart .login_failed, .key.login_failed { fill: var(--danger); background: var(--danger); }
+        ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: 1rem; padding: 0; margin: .5rem 0 0; }
+        .key { display: inline-block; width: .8rem; height: .8rem; margin-right: .35rem; border-radius: .15rem; }
         @media (max-width: 40rem) { dl { grid-template-columns: 1fr; } dd { margin-bottom: .4rem; }
           main { padding: .75rem; } }
         """

@@ -75,6 +75,23 @@ public struct AuditQuery: Sendable, Equatable {
     }
 }
 
+/// How many lines of an action the audit log holds for one day (UTC).
+public struct DailyCount: Sendable, Equatable {
+    /// The day, as whole days since 1970-01-01 (UTC).
+    public var day: Int
+    /// The action counted (`login`, `login_failed`).
+    public var action: String
+    /// How many lines.
+    public var count: Int
+
+    /// The count of `action` on `day`.
+    public init(day: Int, action: String, count: Int) {
+        self.day = day
+        self.action = action
+        self.count = count
+    }
+}
+
 /// The console's reads (part of ``StorageReader``).
 public protocol ConsoleReader: Sendable {
     /// Whether `userID` holds the operator role.
@@ -87,6 +104,9 @@ public protocol ConsoleReader: Sendable {
     func consoleSession(tokenHash: String) async throws -> ConsoleSessionRecord?
     /// Audit lines matching `query`, newest first.
     func auditEntries(matching query: AuditQuery) async throws -> [NumberedAuditEntry]
+    /// Per day since `since`, how many audit lines each of `actions` has (the overview's chart),
+    /// from the `at` index's range.
+    func dailyCounts(of actions: [String], since: Date) async throws -> [DailyCount]
     /// Users whose address starts with `prefix` (from the address index), by address.
     func users(emailPrefix prefix: String, limit: Int) async throws -> [UserRecord]
 }

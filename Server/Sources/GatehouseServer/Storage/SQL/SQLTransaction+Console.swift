@@ -143,6 +143,30 @@ extension SQLTransaction {
         }
     }
 
+    func dailyCounts(of actions: [String], since: Date) async throws -> [DailyCount] {
+        guard !actions.isEmpty else { return [] }
+        let day =
+            switch executor.dialect {
+            case .sqlite: "CAST(at / 86400 AS INTEGER)"
+            case .postgres: "CAST(FLOOR(at / 86400) AS BIGINT)"
+            }
+        let marks = Array(repeating: "?", count: actions.count).joined(separator: ", ")
+        return try await query(
+            """
+            SELECT \(day) AS day, action, COUNT(*) AS n FROM audit_log
+            WHERE at >= ? AND action IN (\(marks)) GROUP BY \(day), action
+            """,
+            [.float(since.timeIntervalSince1970)] + actions.map(SQLValue.text)
+        )
+        .map {
+            DailyCount(
+                day: $0.column("day")?.integer ?? 0,
+                action: $0.column("action")?.string ?? "",
+                count: $0.column("n")?.integer ?? 0
+            )
+        }
+    }
+
     func users(emailPrefix prefix: String, limit: Int) async throws -> [UserRecord] {
         // A range of the address index: every address from the prefix up to the prefix followed
         // by the highest character.
