@@ -114,7 +114,7 @@ struct PgbenchBound {
         let rotation = fill(
             RefreshStatements.postgresRotation,
             with: [
-                ":now", ":now", ":ip", ":day", ":sid", ":r_s_counter", ":now", ":action", ":r_s_user_id", ":ip", "NULL",
+                ":now", ":now", ":ip", ":day", ":sid", ":r_s_counter", ":now", ":action", ":r_s_user_id", ":ip", "NULL", "NULL",
             ]
         )
         return """

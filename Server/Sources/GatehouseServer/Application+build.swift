@@ -281,6 +281,8 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     )
     passkeys.registerManagement(on: signedIn)
     passkeys.registerAdmin(on: admin, lookup: services.adminUserLookup)
+    // `GATEHOUSE_CONSOLE_ENABLED=false`: no console route at all.
+    if services.configuration.consoleEnabled { services.consoleController.register(on: router) }
     routeMethods.record(router.routes)
     return router
 }

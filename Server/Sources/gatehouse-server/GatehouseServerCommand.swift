@@ -12,7 +12,9 @@ struct GatehouseServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatehouse-server",
         abstract: "A GoTrue-compatible auth server. Configuration comes from GATEHOUSE_* variables.",
-        subcommands: [Serve.self, AdminToken.self, Keys.self, Import.self, AppleAppSiteAssociationFile.self],
+        subcommands: [
+            Serve.self, AdminToken.self, Keys.self, Operator.self, Import.self, AppleAppSiteAssociationFile.self,
+        ],
         defaultSubcommand: Serve.self
     )
 }

@@ -16,7 +16,7 @@ import Testing
 @Suite("Statements read by index")
 struct StatementPlanTests {
     /// Tables that stay small whatever the number of users.
-    static let smallTables: Set<String> = ["signing_keys", "schema_migrations", "user_counts"]
+    static let smallTables: Set<String> = ["signing_keys", "schema_migrations", "user_counts", "operators"]
 
     /// Statements (told by a part of their text) that read a whole table on purpose, each with
     /// its reason.
@@ -258,6 +258,14 @@ struct StatementPlanTests {
             _ = try await tx.consumeWebAuthnChallenge(id: webAuthn.id, kind: .authentication, userID: nil)
             try await tx.revokeToken(jti: "calls", at: now)
             try await tx.appendAudit(AuditEntry(at: now, action: "calls"))
+            // The console's (issue 37).
+            _ = try await tx.insertOperator(userID: user.id, at: now)
+            try await tx.insertConsoleSession(
+                ConsoleSessionRecord(tokenHash: "calls", sessionID: session.id, userID: user.id, createdAt: now, lastSeenAt: now)
+            )
+            try await tx.touchConsoleSession(tokenHash: "calls", at: now)
+            _ = try await tx.deleteConsoleSession(tokenHash: "calls")
+            _ = try await tx.deleteOperator(userID: user.id)
             _ = try await tx.deleteSessionsBelowAAL2(userID: user.id, except: session.id)
             _ = try await tx.deleteSession(id: session.id, userID: user.id)
             try await tx.deleteSession(id: session.id)
@@ -281,6 +289,18 @@ struct StatementPlanTests {
             _ = try await reader.auditEntries(limit: 10)
             _ = try await reader.passkeys(userID: user.id)
             _ = try await reader.passkey(credentialID: "calls-credential")
+            _ = try await reader.isOperator(userID: user.id)
+            _ = try await reader.hasOperators()
+            _ = try await reader.operators()
+            _ = try await reader.consoleSession(tokenHash: "calls")
+            _ = try await reader.users(emailPrefix: "call", limit: 10)
+            _ = try await reader.dailyCounts(of: ["login", "login_failed"], since: now)
+            for query in [
+                AuditQuery(), AuditQuery(before: 10), AuditQuery(user: user.id), AuditQuery(action: "login"),
+                AuditQuery(user: user.id, action: "login", before: 10), AuditQuery(from: now, until: now),
+            ] {
+                _ = try await reader.auditEntries(matching: query)
+            }
         }
     }
 

@@ -33,6 +33,7 @@ extension ServerConfiguration {
         mailerAutoconfirm = try reader.bool("GATEHOUSE_MAILER_AUTOCONFIRM") ?? mailerAutoconfirm
         anonymousUsers = try reader.bool("GATEHOUSE_ANONYMOUS_USERS") ?? anonymousUsers
         signupDisabled = try reader.bool("GATEHOUSE_DISABLE_SIGNUP") ?? signupDisabled
+        consoleEnabled = try reader.bool("GATEHOUSE_CONSOLE_ENABLED") ?? consoleEnabled
         if let smtpHost = reader.string("GATEHOUSE_SMTP_HOST") {
             smtp = SMTPSettings(
                 host: smtpHost,

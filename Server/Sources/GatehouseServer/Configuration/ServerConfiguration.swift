@@ -32,6 +32,9 @@ public struct ServerConfiguration: Sendable {
     public var mailerAutoconfirm = false
     public var anonymousUsers = true
     public var signupDisabled = false
+    /// Whether `/console` is served (`GATEHOUSE_CONSOLE_ENABLED`); even when on, it stays off
+    /// until `gatehouse-server operator grant` made an operator.
+    public var consoleEnabled = true
     public var smtp: SMTPSettings?
     /// Seconds between two messages of one kind to one address.
     public var smtpMaxFrequency: Int = 60

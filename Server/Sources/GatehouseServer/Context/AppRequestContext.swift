@@ -15,6 +15,11 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     var clientIP: String?
     /// The unverified bearer token, on routes behind ``BearerMiddleware`` (verified only when used).
     var bearer: String?
+    /// The signed-in operator, on the console's routes behind ``ConsoleSessionMiddleware``.
+    var console: ConsoleOperator?
+    /// The form a console page posted, read (and its CSRF token checked) by
+    /// ``ConsoleSessionMiddleware``.
+    var consoleForm: ConsoleForm?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

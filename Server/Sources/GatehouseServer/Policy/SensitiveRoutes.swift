@@ -21,6 +21,9 @@ enum SensitiveRoutes {
         case secondFactorStep = "a step toward AAL2"
         /// Signed by Apple, about an Apple account (`/apple/notifications`).
         case providerNotification = "signed by the provider"
+        /// The console (`/console/…`): an operator's AAL2 sign-in, each form CSRF-checked, each
+        /// action the admin API's flow, audited with the operator as actor.
+        case console = "the console: an operator at AAL2, CSRF-checked, audited"
     }
 
     /// What a route is.
@@ -66,6 +69,7 @@ enum SensitiveRoutes {
     static func entry(method: HTTPRequest.Method, path: String) -> Entry? {
         let path = path.hasPrefix("/") ? path : "/" + path
         if path.hasPrefix("/admin/") || path == "/invite" { return .exempt(.admin) }
+        if path.hasPrefix("/console/") { return .exempt(.console) }
         return entries["\(method.rawValue) \(path)"]
     }
 }

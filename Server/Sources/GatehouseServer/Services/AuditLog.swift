@@ -11,13 +11,14 @@ struct AuditLog: Sendable {
         actor: UUID?,
         ip: String?,
         detail: String? = nil,
+        subject: UUID? = nil,
         in tx: any StorageTransaction
     ) async throws {
-        try await tx.appendAudit(entry(action, actor: actor, ip: ip, detail: detail))
+        try await tx.appendAudit(entry(action, actor: actor, ip: ip, detail: detail, subject: subject))
     }
 
     /// The line for `action` by `actor` from `ip`, now, for a write that appends it itself.
-    func entry(_ action: String, actor: UUID?, ip: String?, detail: String? = nil) -> AuditEntry {
-        AuditEntry(at: now(), action: action, actorID: actor, ip: ip, detail: detail)
+    func entry(_ action: String, actor: UUID?, ip: String?, detail: String? = nil, subject: UUID? = nil) -> AuditEntry {
+        AuditEntry(at: now(), action: action, actorID: actor, ip: ip, detail: detail, subjectID: subject)
     }
 }

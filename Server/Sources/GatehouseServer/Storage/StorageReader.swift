@@ -8,7 +8,7 @@ public import Foundation
 /// ```swift
 /// let user = try await storage.read { try await $0.user(email: "ada@example.com") }
 /// ```
-public protocol StorageReader: PasskeyReader, MailOutboxReader, FlowStateReader {
+public protocol StorageReader: PasskeyReader, MailOutboxReader, FlowStateReader, ConsoleReader {
     func user(id: UUID) async throws -> UserRecord?
     func user(email: String) async throws -> UserRecord?
     /// A page of users by creation time, and the total count.

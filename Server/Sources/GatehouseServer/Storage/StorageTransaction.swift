@@ -4,7 +4,9 @@ public import Foundation
 ///
 /// Given only to the body of ``AuthStorage/transaction(_:)``, which may run more than once:
 /// the body must not act outside the transaction.
-public protocol StorageTransaction: StorageReader, PasskeyWriter, AppleTokenWriter, MailOutboxWriter, FlowStateWriter {
+public protocol StorageTransaction: StorageReader, PasskeyWriter, AppleTokenWriter, MailOutboxWriter, FlowStateWriter,
+    ConsoleWriter
+{
     func insertUser(_ user: UserRecord) async throws
     func updateUser(_ user: UserRecord) async throws
     /// Deletes a user and, by cascade, its sessions and codes.

@@ -18,7 +18,13 @@ public enum SigningKeyAdmin {
     }
 
     /// Adds a new ES256 key sealed by `vault`. - Returns: its `kid`.
-    static func rotate(storage: any AuthStorage, vault: SigningKeyVault, now: Date) async throws -> String {
+    static func rotate(
+        storage: any AuthStorage,
+        vault: SigningKeyVault,
+        now: Date,
+        actor: UUID? = nil,
+        ip: String? = nil
+    ) async throws -> String {
         let kid = Hex.encode(SecureRandom.bytes(8))
         let record = SigningKeyRecord(
             kid: kid,
@@ -28,7 +34,9 @@ public enum SigningKeyAdmin {
         )
         try await storage.transaction { tx in
             try await tx.insertSigningKey(record)
-            try await tx.appendAudit(AuditEntry(at: now, action: "signing_key_rotated", detail: record.kid))
+            try await tx.appendAudit(
+                AuditEntry(at: now, action: "signing_key_rotated", actorID: actor, ip: ip, detail: record.kid)
+            )
         }
         return record.kid
     }
@@ -37,6 +45,11 @@ public enum SigningKeyAdmin {
     ///
     /// - Throws: ``RetireError`` when `kid` names no stored key or names the signing key.
     public static func retire(kid: String, storage: any AuthStorage, now: Date = Date()) async throws {
+        try await retire(kid: kid, storage: storage, now: now, actor: nil, ip: nil)
+    }
+
+    /// Retires `kid` on behalf of `actor` (a console operator) from `ip`.
+    static func retire(kid: String, storage: any AuthStorage, now: Date, actor: UUID?, ip: String?) async throws {
         try await storage.transaction { tx in
             let keys = try await tx.signingKeys()
             guard let newest = keys.max(by: { $0.createdAt < $1.createdAt }), keys.contains(where: { $0.kid == kid })
@@ -45,7 +58,9 @@ public enum SigningKeyAdmin {
             }
             guard newest.kid != kid else { throw RetireError(kid: kid, reason: .signingKey) }
             _ = try await tx.deleteSigningKey(kid: kid)
-            try await tx.appendAudit(AuditEntry(at: now, action: "signing_key_retired", detail: kid))
+            try await tx.appendAudit(
+                AuditEntry(at: now, action: "signing_key_retired", actorID: actor, ip: ip, detail: kid)
+            )
         }
     }
 }

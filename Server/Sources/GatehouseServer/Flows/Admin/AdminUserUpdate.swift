@@ -4,7 +4,8 @@ import HTTPTypes
 
 /// `PUT /admin/users/{id}`: changes address, password, confirmation, metadata or ban; a ban
 /// ends the user's sessions at once. Changes apply to the row as it is inside the transaction,
-/// not as read before the password hash.
+/// not as read before the password hash. The console calls it too, with the operator as the
+/// audit line's actor and the user as its subject.
 struct AdminUserUpdate: Sendable {
     let storage: any AuthStorage
     let policy: PasswordPolicy
@@ -13,7 +14,12 @@ struct AdminUserUpdate: Sendable {
     let metadataLimit: MetadataLimit
     let now: @Sendable () -> Date
 
-    func callAsFunction(_ body: AdminUserRequest, of existing: UserRecord, ip: String) async throws -> UserRecord {
+    func callAsFunction(
+        _ body: AdminUserRequest,
+        of existing: UserRecord,
+        ip: String,
+        operator: UUID? = nil
+    ) async throws -> UserRecord {
         let now = now()
         let email = try body.email.map(EmailAddress.normalized)
         var newHash: String?
@@ -38,7 +44,13 @@ struct AdminUserUpdate: Sendable {
                 target.updatedAt = now
                 try await tx.updateUser(target)
                 if target.isBanned(at: now) { try await tx.deleteSessions(userID: target.id, except: nil) }
-                try await audit.record("admin_user_modified", actor: target.id, ip: ip, in: tx)
+                try await audit.record(
+                    "admin_user_modified",
+                    actor: `operator` ?? target.id,
+                    ip: ip,
+                    subject: `operator` == nil ? nil : target.id,
+                    in: tx
+                )
                 return target
             }
         } catch StorageError.duplicateEmail {

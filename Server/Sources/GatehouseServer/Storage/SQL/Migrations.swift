@@ -443,6 +443,36 @@ enum Migrations {
                 """
             ]
         ),
+        (
+            // The console (issue 37): who holds the operator role, and the console's sign-ins,
+            // each bound to the real session row it opened (ending that session, or all of the
+            // operator's, ends it). Audit lines name the user an action was done to when an
+            // operator acts (`subject_id`); the console reads a user's lines by either column.
+            "0019_console",
+            [
+                """
+                CREATE TABLE operators (
+                    user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                    granted_at {real} NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE console_sessions (
+                    token_hash TEXT PRIMARY KEY,
+                    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at {real} NOT NULL,
+                    last_seen_at {real} NOT NULL
+                )
+                """,
+                "CREATE INDEX console_sessions_session_id ON console_sessions(session_id)",
+                "CREATE INDEX console_sessions_user_id ON console_sessions(user_id)",
+                "ALTER TABLE audit_log ADD COLUMN subject_id TEXT",
+                "CREATE INDEX audit_log_actor_id ON audit_log(actor_id, id)",
+                "CREATE INDEX audit_log_subject_id ON audit_log(subject_id, id)",
+                "CREATE INDEX audit_log_action ON audit_log(action, id)",
+            ]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.

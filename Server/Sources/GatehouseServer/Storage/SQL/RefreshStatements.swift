@@ -7,6 +7,6 @@ package enum RefreshStatements {
     /// The read; its one bind is the session's id.
     package static let postgresRead = SQLTransaction.postgresSessionWithUser
     /// The rotation; binds: rotated at, refreshed at, refreshed from (IP), refreshed day, the
-    /// session's id, the expected counter; then the audit line's time, action, actor, IP, detail.
+    /// session's id, the expected counter; then the audit line's time, action, actor, IP, detail, subject.
     package static let postgresRotation = SQLTransaction.postgresRotation
 }

@@ -44,15 +44,16 @@ extension SQLTransaction {
     }
 
     func appendAudit(_ entry: AuditEntry) async throws {
-        _ = try await query("\(Self.auditInsert) VALUES (?, ?, ?, ?, ?)", Self.auditBinds(entry))
+        _ = try await query("\(Self.auditInsert) VALUES (?, ?, ?, ?, ?, ?)", Self.auditBinds(entry))
     }
 
-    static let auditInsert = "INSERT INTO audit_log (at, action, actor_id, ip, detail)"
+    static let auditInsert = "INSERT INTO audit_log (at, action, actor_id, ip, detail, subject_id)"
 
     static func auditBinds(_ entry: AuditEntry) -> [SQLValue] {
         [
             .float(entry.at.timeIntervalSince1970), .text(entry.action), entry.actorID.map { .text($0.key) } ?? .null,
             entry.ip.map(SQLValue.text) ?? .null, entry.detail.map(SQLValue.text) ?? .null,
+            entry.subjectID.map { .text($0.key) } ?? .null,
         ]
     }
 

@@ -107,7 +107,7 @@ extension SQLTransaction {
 
     static let postgresRotation = """
         WITH rotated AS (\(rotation) RETURNING counter),
-        logged AS (\(auditInsert) SELECT ?, ?, ?, ?, ? FROM rotated)
+        logged AS (\(auditInsert) SELECT ?, ?, ?, ?, ?, ? FROM rotated)
         SELECT counter FROM rotated
         """
 

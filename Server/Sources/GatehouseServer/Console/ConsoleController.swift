@@ -1,0 +1,212 @@
+import Foundation
+import GatehouseCore
+import HTTPTypes
+import Hummingbird
+
+/// The console at `/console`: server-rendered pages for operators, no script. Behind
+/// ``ConsoleHeadersMiddleware`` (CSP and friends on every answer) and ``ConsoleGateMiddleware``
+/// (404 until an operator exists); the sign-in page is open, every other page is behind
+/// ``ConsoleSessionMiddleware`` (a live AAL2 console session, and a CSRF token on each form).
+/// Each action calls the admin API's flow with the operator as the audit line's actor.
+struct ConsoleController: Sendable {
+    let storage: any AuthStorage
+    let cookie: ConsoleCookie
+    let secrets: ConsoleSecrets
+    let sessions: ConsoleSessions
+    let signIn: ConsoleSignIn
+    let lookup: AdminUserLookup
+    let update: AdminUserUpdate
+    let ending: AdminSessionEnding
+    let listing: SessionListing
+    let vault: SigningKeyVault
+    let audit: AuditLog
+    let now: @Sendable () -> Date
+
+    func register(on router: Router<AppRequestContext>) {
+        let console = router.group("console")
+            .add(middleware: ConsoleHeadersMiddleware())
+            .add(middleware: ConsoleGateMiddleware(storage: storage))
+        console.get("style.css") { _, _ in ConsoleResponse.css() }
+        console.get("sign-in") { request, _ in signInPage(next: ConsoleForm.query(request)[.next], problem: nil) }
+        console.post("sign-in") { request, context in try await signIn(request, context: context) }
+
+        let signedIn = console.group().add(middleware: ConsoleSessionMiddleware(sessions: sessions, cookie: cookie))
+        signedIn.get { _, context in
+            let page = ConsoleOverviewPage(storage: storage, lookup: lookup, now: now)
+            return ConsoleResponse.html(try await page.render(operator: try Self.signedIn(context)))
+        }
+        signedIn.post("sign-out") { request, context in
+            if let token = cookie.value(.session, in: request) {
+                try await sessions.signOut(token: token, ip: context.clientKey, audit: audit)
+            }
+            return ConsoleResponse.redirect(.signIn, cookies: [cookie.clearing(.session)])
+        }
+        signedIn.get("users") { request, context in
+            let page = ConsoleUsersPage(storage: storage, lookup: lookup, now: now)
+            return ConsoleResponse.html(try await page.render(ConsoleForm.query(request), operator: try Self.signedIn(context)))
+        }
+        signedIn.get("users/:id") { request, context in
+            let user = try await lookup.user(Self.uuid(context, "id"))
+            let notice = ConsoleForm.query(request)[.done].flatMap(ConsoleNotice.init(rawValue:))
+            let page = ConsoleUserPage(storage: storage, sessions: listing, now: now)
+            return ConsoleResponse.html(try await page.render(user, notice: notice, operator: try Self.signedIn(context)))
+        }
+        signedIn.post("users/:id/ban") { _, context in
+            let form = try Self.form(context)
+            guard let period = form[.duration].flatMap(ConsoleBanPeriod.init(rawValue:)) else {
+                throw APIError.validation("Choose one of the offered ban periods.")
+            }
+            return try await act(on: context, done: .banned) { user, signedIn in
+                _ = try await update(
+                    AdminUserRequest(banDuration: period.rawValue),
+                    of: user,
+                    ip: context.clientKey,
+                    operator: signedIn.user.id
+                )
+            }
+        }
+        signedIn.post("users/:id/unban") { _, context in
+            try await act(on: context, done: .unbanned) { user, signedIn in
+                _ = try await update(
+                    AdminUserRequest(banDuration: "none"),
+                    of: user,
+                    ip: context.clientKey,
+                    operator: signedIn.user.id
+                )
+            }
+        }
+        signedIn.post("users/:id/sessions/:sid/end") { _, context in
+            try await act(on: context, done: .sessionEnded) { user, signedIn in
+                try await ending(Self.uuid(context, "sid"), of: user, ip: context.clientKey, operator: signedIn.user.id)
+            }
+        }
+        signedIn.post("users/:id/sessions/end") { _, context in
+            try await act(on: context, done: .sessionsEnded) { user, signedIn in
+                try await ending.all(of: user, ip: context.clientKey, operator: signedIn.user.id)
+            }
+        }
+        signedIn.get("audit") { request, context in
+            let page = ConsoleAuditPage(storage: storage)
+            return ConsoleResponse.html(try await page.render(ConsoleForm.query(request), operator: try Self.signedIn(context)))
+        }
+        signedIn.get("keys") { request, context in
+            let notice = ConsoleForm.query(request)[.done].flatMap(ConsoleNotice.init(rawValue:))
+            return try await keysPage(notice: notice.map { ConsoleLayout.notice($0.message) } ?? .empty, context: context)
+        }
+        signedIn.post("keys/rotate") { _, context in
+            let signedIn = try Self.signedIn(context)
+            _ = try await SigningKeyAdmin.rotate(
+                storage: storage,
+                vault: vault,
+                now: now(),
+                actor: signedIn.user.id,
+                ip: context.clientKey
+            )
+            return ConsoleResponse.redirect(ConsoleReturnPath(trusted: "/console/keys?done=\(ConsoleNotice.keyRotated.rawValue)"))
+        }
+        signedIn.post("keys/retire") { _, context in
+            let signedIn = try Self.signedIn(context)
+            let kid = try Self.form(context)[.kid] ?? ""
+            do {
+                try await SigningKeyAdmin.retire(
+                    kid: kid,
+                    storage: storage,
+                    now: now(),
+                    actor: signedIn.user.id,
+                    ip: context.clientKey
+                )
+            } catch let error as SigningKeyAdmin.RetireError {
+                return try await keysPage(
+                    notice: ConsoleLayout.notice("Not retired: \(error.description).", isError: true),
+                    status: .unprocessableContent,
+                    context: context
+                )
+            }
+            return ConsoleResponse.redirect(ConsoleReturnPath(trusted: "/console/keys?done=\(ConsoleNotice.keyRetired.rawValue)"))
+        }
+    }
+
+    // MARK: - Sign-in
+
+    private func signInPage(next: String?, problem: String?, status: HTTPResponse.Status = .ok) -> Response {
+        // A fresh random value per page: the form's CSRF token is its MAC, the cookie holds it.
+        let value = ConsoleSecrets.newToken()
+        return ConsoleResponse.html(
+            ConsoleSignInPage.render(csrf: secrets.csrf(for: value), next: ConsoleReturnPath(validating: next), problem: problem),
+            status: status,
+            cookies: [cookie.setting(.signInForm, value, maxAge: 3600)]
+        )
+    }
+
+    private func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await ConsoleForm.read(request, context: context)
+        guard secrets.isCSRF(form[.csrf], for: cookie.value(.signInForm, in: request)) else {
+            return signInPage(
+                next: form[.next],
+                problem: "This form has expired or did not come from the console: try again.",
+                status: .forbidden
+            )
+        }
+        let token: String
+        do {
+            token = try await signIn(
+                email: form[.email] ?? "",
+                password: form.raw(.password),
+                code: form[.code] ?? "",
+                ip: context.clientKey
+            )
+        } catch let refusal as ConsoleSignIn.Refusal {
+            let status: HTTPResponse.Status =
+                switch refusal {
+                case .tooManyTries: .tooManyRequests
+                case .noFactor: .forbidden
+                default: .badRequest
+                }
+            return signInPage(next: form[.next], problem: ConsoleSignInPage.message(refusal), status: status)
+        }
+        return ConsoleResponse.redirect(
+            ConsoleReturnPath(validating: form[.next]),
+            cookies: [
+                cookie.setting(.session, token, maxAge: Int(ConsoleSessions.maximumAge)),
+                cookie.clearing(.signInForm),
+            ]
+        )
+    }
+
+    // MARK: - Helpers
+
+    /// Runs `action` on the user of the route's `:id` and sends the browser back to their page.
+    private func act(
+        on context: AppRequestContext,
+        done: ConsoleNotice,
+        _ action: (UserRecord, ConsoleOperator) async throws -> Void
+    ) async throws -> Response {
+        let signedIn = try Self.signedIn(context)
+        let user = try await lookup.user(Self.uuid(context, "id"))
+        try await action(user, signedIn)
+        return ConsoleResponse.redirect(ConsoleReturnPath(trusted: "/console/users/\(user.id.key)?done=\(done.rawValue)"))
+    }
+
+    private func keysPage(
+        notice: HTML,
+        status: HTTPResponse.Status = .ok,
+        context: AppRequestContext
+    ) async throws -> Response {
+        let page = ConsoleKeysPage(storage: storage)
+        return ConsoleResponse.html(try await page.render(notice: notice, operator: try Self.signedIn(context)), status: status)
+    }
+
+    private static func signedIn(_ context: AppRequestContext) throws -> ConsoleOperator {
+        guard let signedIn = context.console else { throw APIError(.forbidden, .notSignedIn, "Sign in to the console.") }
+        return signedIn
+    }
+
+    private static func form(_ context: AppRequestContext) throws -> ConsoleForm {
+        guard let form = context.consoleForm else { throw APIError(.forbidden, .notSignedIn, "Sign in to the console.") }
+        return form
+    }
+
+    private static func uuid(_ context: AppRequestContext, _ name: String) -> UUID? {
+        context.parameters.get(name).flatMap(UUID.init(text:))
+    }
+}

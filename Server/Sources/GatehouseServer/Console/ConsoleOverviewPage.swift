@@ -1,0 +1,93 @@
+import Foundation
+
+/// `/console`: how many users and active sessions there are, the mail outbox, and sign-ins and
+/// failed sign-ins per day over the last 30 days as a bar chart the server draws (SVG, no
+/// script), each day's figures also in the chart's table for screen readers and phones.
+struct ConsoleOverviewPage: Sendable {
+    let storage: any AuthStorage
+    let lookup: AdminUserLookup
+    let now: @Sendable () -> Date
+
+    static let days = 30
+
+    /// The two series of the chart, each with its colour class.
+    enum Series: String, CaseIterable {
+        case signIns = "login"
+        case failed = "login_failed"
+
+        var label: String {
+            switch self {
+            case .signIns: "Sign-ins"
+            case .failed: "Failed sign-ins"
+            }
+        }
+    }
+
+    func render(operator signedIn: ConsoleOperator) async throws -> HTML {
+        let now = now()
+        let today = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
+        let first = today - Self.days + 1
+        let (_, users) = try await lookup.page(AdminPaging(page: 1, perPage: 1))
+        let (sessions, outbox, counts) = try await storage.read { reader in
+            (
+                try await reader.sessionCount(),
+                try await reader.mailOutboxDepth(),
+                try await reader.dailyCounts(
+                    of: Series.allCases.map(\.rawValue),
+                    since: Date(timeIntervalSince1970: Double(first) * 86_400)
+                )
+            )
+        }
+        var perDay: [Series: [Int]] = [:]
+        for series in Series.allCases {
+            var values = Array(repeating: 0, count: Self.days)
+            for count in counts where count.action == series.rawValue && count.day >= first && count.day <= today {
+                values[count.day - first] += count.count
+            }
+            perDay[series] = values
+        }
+        let oldest: HTML = outbox.oldest.map { " (the oldest queued \(ConsoleLayout.time($0)))" } ?? .empty
+        let figures: HTML = """
+            <section><dl>
+            <dt>Users</dt><dd>\(users)</dd>
+            <dt>Active sessions</dt><dd>\(sessions)</dd>
+            <dt>Mail waiting to be sent</dt><dd>\(outbox.count)\(oldest)</dd>
+            </dl></section>
+            """
+        let chart = Self.chart(perDay, first: first)
+        return ConsoleLayout.page(
+            title: "Overview",
+            operator: signedIn,
+            content: "\(figures)<section><h2>Sign-ins per day, last \(Self.days) days (UTC)</h2>\(chart)</section>"
+        )
+    }
+
+    /// Bars for each day, sign-ins and failures side by side, scaled to the busiest day.
+    static func chart(_ perDay: [Series: [Int]], first: Int) -> HTML {
+        let width = 600
+        let height = 160
+        let slot = width / days
+        let highest = max(1, perDay.values.flatMap(\.self).max() ?? 1)
+        var bars: [HTML] = []
+        for (index, series) in Series.allCases.enumerated() {
+            for (day, value) in (perDay[series] ?? []).enumerated() where value > 0 {
+                let barHeight = max(1, value * (height - 20) / highest)
+                let x = day * slot + index * (slot / 2)
+                bars.append(
+                    """
+                    <rect class="\(series.rawValue)" x="\(x)" y="\(height - barHeight)" width="\(slot / 2 - 1)" height="\(barHeight)"><title>\(series.label): \(value)</title></rect>
+                    """
+                )
+            }
+        }
+        let total = Series.allCases.map { series -> HTML in
+            "<li><span class=\"key \(series.rawValue)\"></span>\(series.label): \((perDay[series] ?? []).reduce(0, +))</li>"
+        }
+        let start = ConsoleLayout.day(first)
+        let end = ConsoleLayout.day(first + days - 1)
+        return """
+            <svg class="chart" viewBox="0 0 \(width) \(height)" role="img" aria-label="Sign-ins and failed sign-ins per day">\(bars)</svg>
+            <p class="muted">\(start) – \(end)</p><ul class="legend">\(total)</ul>
+            """
+    }
+}

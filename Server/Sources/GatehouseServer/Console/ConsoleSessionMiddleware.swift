@@ -1,0 +1,43 @@
+import GatehouseCore
+import Hummingbird
+
+/// The console's signed-in pages: the cookie must name a live console session
+/// (``ConsoleSessions``); a page asked for without one is sent to the sign-in page (with the
+/// page as `next`), a form posted without one is refused. Every form posted with one must carry
+/// that session's CSRF token. The operator is put on ``AppRequestContext/console``.
+struct ConsoleSessionMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    let sessions: ConsoleSessions
+    let cookie: ConsoleCookie
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let token = cookie.value(.session, in: request), let signedIn = try await sessions.signedIn(token: token)
+        else {
+            guard request.method == .get || request.method == .head else {
+                throw APIError(.forbidden, .notSignedIn, "Your console session has ended: sign in again.")
+            }
+            let next = ConsoleReturnPath(validating: request.uri.path)
+            let target =
+                next == .users ? ConsoleReturnPath.signIn : ConsoleReturnPath(trusted: "/console/sign-in?next=\(next.path)")
+            return ConsoleResponse.redirect(target, cookies: [cookie.clearing(.session)])
+        }
+        if request.method == .post {
+            let form = try await ConsoleForm.read(request, context: context)
+            guard ConstantTime.equal(form[.csrf] ?? "", signedIn.csrf) else {
+                throw APIError(.forbidden, .notAdmin, "This form has expired or did not come from the console: reload the page.")
+            }
+            var context = context
+            context.console = signedIn
+            context.consoleForm = form
+            return try await next(request, context)
+        }
+        var context = context
+        context.console = signedIn
+        return try await next(request, context)
+    }
+}

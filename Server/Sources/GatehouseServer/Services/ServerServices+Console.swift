@@ -1,0 +1,45 @@
+import Foundation
+
+/// The console's parts, built from the same services (and flows) as the API.
+extension ServerServices {
+    var consoleCookie: ConsoleCookie {
+        ConsoleCookie(isHTTPS: configuration.apiExternalURL?.lowercased().hasPrefix("https://") ?? false)
+    }
+
+    var consoleSecrets: ConsoleSecrets { ConsoleSecrets(secret: codes.secret) }
+
+    var consoleSessions: ConsoleSessions {
+        ConsoleSessions(storage: storage, secrets: consoleSecrets, lifetime: sessionLifetime, now: now)
+    }
+
+    var consoleSignIn: ConsoleSignIn {
+        ConsoleSignIn(
+            storage: storage,
+            limiter: limiter,
+            tokenLimit: configuration.rateLimits.token,
+            passwordSignIn: passwordSignIn,
+            authenticator: authenticator,
+            challenge: factorChallenge,
+            verification: factorVerification,
+            audit: audit,
+            now: now
+        )
+    }
+
+    var consoleController: ConsoleController {
+        ConsoleController(
+            storage: storage,
+            cookie: consoleCookie,
+            secrets: consoleSecrets,
+            sessions: consoleSessions,
+            signIn: consoleSignIn,
+            lookup: adminUserLookup,
+            update: adminUserUpdate,
+            ending: adminSessionEnding,
+            listing: sessionListing,
+            vault: vault,
+            audit: audit,
+            now: now
+        )
+    }
+}
