@@ -219,12 +219,12 @@ struct AppleNotificationTests {
                         "account-delete",
                         subject: "apple-1",
                         now: now,
-                        key: FakeProvider.Key(kid: apple.provider.currentKey.kid)
+                        key: try await FakeProvider.Key.make(kid: apple.provider.currentKey.kid)
                     )
                 ),
                 (
                     "unknown key",
-                    try apple.notification("account-delete", subject: "apple-1", now: now, key: FakeProvider.Key())
+                    try apple.notification("account-delete", subject: "apple-1", now: now, key: try await FakeProvider.Key.make())
                 ),
                 (
                     "other app",

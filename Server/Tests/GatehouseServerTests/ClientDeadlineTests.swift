@@ -22,7 +22,7 @@ struct ClientDeadlineTests {
         )
         let waited = ContinuousClock.now - start
         #expect(answer.status == 0)
-        #expect(waited < .seconds(20), "gave up after its timeout: \(waited)")
+        #expect(waited < .seconds(90), "gave up (a client without the deadline waits forever): \(waited)")
         try await silent.close()
     }
 }

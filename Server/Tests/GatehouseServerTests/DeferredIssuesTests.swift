@@ -63,7 +63,7 @@ struct DeferredIssuesTests {
         try await Self.runUntilShutDown(issues)
         #expect(outcome.value == 1, "cancelled at the end of the grace")
         #expect(issues.pending == 0)
-        #expect(clock.now - started < .seconds(30), "the grace, not the job, decided the end")
+        #expect(clock.now - started < .seconds(90), "the grace, not the job (which never ends), decided the end")
         held.finish()  // (kept until here: a stream whose continuation goes away ends at once)
     }
 }

@@ -104,7 +104,7 @@ struct IDTokenTests {
     @Test func forgedOrMisdirectedTokensAreRefusedWithTheRightCode() async throws {
         try await Self.withProviders { client, apple, _, harness in
             let now = harness.clock.now()
-            let stranger = try FakeProvider.Key(kid: apple.currentKey.kid)
+            let stranger = try await FakeProvider.Key.make(kid: apple.currentKey.kid)
             let publicPEM = apple.currentKey.publicPEM
             let publicDER = apple.currentKey.publicDER
             let publicJWK = try JSONSerialization.data(withJSONObject: apple.currentKey.jwk, options: .sortedKeys)
@@ -195,7 +195,7 @@ struct IDTokenTests {
         try await Self.withProviders { client, apple, _, harness in
             #expect(try await Self.signIn(client, apple, at: harness.clock.now()).status == .ok)
             let old = apple.currentKey
-            let new = try FakeProvider.Key()
+            let new = try await FakeProvider.Key.make()
             apple.publish([new])
             // Within a minute of the last fetch an unknown kid is refused without a refetch.
             let early = try await Self.signIn(client, apple, at: harness.clock.now(), key: new)

@@ -328,6 +328,8 @@ struct StatementPlanTests {
             )
             let whole = plan.filter { line in
                 guard line.hasPrefix("SCAN ") else { return false }
+                // `SCAN 500-ROW VALUES CLAUSE`: the statement's own list of keys, not a table.
+                if line.hasSuffix("VALUES CLAUSE") { return false }
                 let table = line.dropFirst(5).split(separator: " ").first.map(String.init) ?? ""
                 return !small.contains(table) && !subqueries.contains(table)
             }

@@ -16,8 +16,6 @@ final class ConnectionWait: Sendable {
         var expired = false
         /// Closes the leased connection (given with ``leased(closing:)``).
         var close: (@Sendable () -> Void)?
-        /// The timer that ends a transaction that outlives its time.
-        var overtime: Scheduled<Void>?
     }
 
     private let state = Mutex(State())
@@ -37,9 +35,13 @@ final class ConnectionWait: Sendable {
         }
     }
 
-    /// Closes the leased connection, if any (a transaction that outlived its time).
-    private func closeConnection() {
-        state.withLock { $0.close }?()
+    /// Gives the transaction up: a connection it is given later is refused, and the one it
+    /// holds is closed.
+    private func abandon() {
+        state.withLock { state in
+            state.expired = true
+            return state.close
+        }?()
     }
 
     /// Ends the wait unless a connection came first; returns whether it did end it.
@@ -81,24 +83,23 @@ final class ConnectionWait: Sendable {
         }
         let loop = MultiThreadedEventLoopGroup.singleton.any()
         let timer = loop.scheduleTask(in: TimeAmount(limit)) {
-            guard wait.expire() else {
-                // Leased in time: the rest of the total is the transaction's.
-                guard let total, total > limit else { return }
-                let overtime = loop.scheduleTask(in: TimeAmount(total - limit)) {
-                    guard !outcome.isSettled else { return }
-                    outcome.settle(.failure(DatabaseUnavailable(reason: "PostgreSQL did not answer within \(total)")))
-                    wait.closeConnection()
-                    work.cancel()
-                }
-                wait.state.withLock { $0.overtime = overtime }
-                return
-            }
+            guard wait.expire() else { return }
             work.cancel()
             outcome.settle(.failure(DatabaseUnavailable(reason: "no PostgreSQL connection within \(limit)")))
         }
+        // The whole transaction's bound, from the start: whatever it waits for then (a statement
+        // PostgreSQL never answers), the caller is answered and the connection closed.
+        let overtime = total.map { total in
+            loop.scheduleTask(in: TimeAmount(total)) {
+                guard !outcome.isSettled else { return }
+                outcome.settle(.failure(DatabaseUnavailable(reason: "PostgreSQL did not answer within \(total)")))
+                wait.abandon()
+                work.cancel()
+            }
+        }
         defer {
             timer.cancel()
-            wait.state.withLock { $0.overtime }?.cancel()
+            overtime?.cancel()
         }
         let result = await withTaskCancellationHandler {
             await outcome.value

@@ -16,9 +16,9 @@ final class FakeProvider: Sendable {
         var kid: String
         var privateKey: _RSA.Signing.PrivateKey
 
-        init(kid: String = "key-\(UUID().uuidString.prefix(8))") throws {
-            self.kid = kid
-            privateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        /// A new key (one no other key of this test process has) with `kid`.
+        static func make(kid: String = "key-\(UUID().uuidString.prefix(8))") async throws -> Key {
+            Key(kid: kid, privateKey: try await TestRSAKeys.next())
         }
 
         /// The public key as PEM text and as DER bytes.
@@ -52,7 +52,7 @@ final class FakeProvider: Sendable {
         clientID: String,
         routes: (Router<BasicRequestContext>) -> Void = { _ in }
     ) async throws -> FakeProvider {
-        try await FakeProvider(issuer: issuer, clientID: clientID, keys: [Key()], routes: routes)
+        try await FakeProvider(issuer: issuer, clientID: clientID, keys: [try await Key.make()], routes: routes)
     }
 
     private init(
