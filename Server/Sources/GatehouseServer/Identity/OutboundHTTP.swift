@@ -89,11 +89,21 @@ struct OutboundHTTP: Sendable {
                     headers.add(name: "Content-Length", value: String(body.data.count))
                 }
                 let method: HTTPMethod = body == nil ? .GET : .POST
-                try await outbound.write(
+                var parts: [HTTPClientRequestPart] = [
                     .head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers))
-                )
-                if let body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body.data)))) }
-                try await outbound.write(.end(nil))
+                ]
+                if let body { parts.append(.body(.byteBuffer(ByteBuffer(bytes: body.data)))) }
+                parts.append(.end(nil))
+                // One write, one flush. And a server may answer and close as soon as it has read
+                // what it needs (a GET's head): the answer is read even when the last write then
+                // fails on the closed channel (written part by part, about 2 % of a fresh
+                // server's first Apple sign-ins failed so under load: issue 33).
+                var writeFailure: (any Error)?
+                do {
+                    try await outbound.write(contentsOf: parts)
+                } catch {
+                    writeFailure = error
+                }
                 var head: HTTPResponseHead?
                 var body = ByteBuffer()
                 for try await part in inbound {
@@ -104,7 +114,7 @@ struct OutboundHTTP: Sendable {
                         guard body.readableBytes + chunk.readableBytes <= maximumBytes else { throw Failure.tooLarge }
                         body.writeBuffer(&chunk)
                     case .end:
-                        guard let head else { throw Failure.incomplete }
+                        guard let head else { throw writeFailure ?? Failure.incomplete }
                         return Response(
                             status: Int(head.status.code),
                             headers: head.headers,
@@ -112,7 +122,7 @@ struct OutboundHTTP: Sendable {
                         )
                     }
                 }
-                throw Failure.incomplete
+                throw writeFailure ?? Failure.incomplete
             }
         } onCancel: {
             channel.channel.close(promise: nil)

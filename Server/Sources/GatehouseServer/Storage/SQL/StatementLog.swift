@@ -9,9 +9,14 @@ enum StatementLog {
 
     /// Called by ``SQLTransaction/query(_:_:)`` for every statement, with its storage's dialect.
     static func note(_ sql: String, dialect: SQLDialect) {
-        guard recordings.load(ordering: .relaxed) > 0 else { return }
+        guard recordings.load(ordering: .relaxed) > 0, !isUnrecorded else { return }
         texts.withLock { _ = $0[dialect, default: []].insert(sql) }
     }
+
+    /// Whether the statements of this task (and the tasks it starts) are left out of a
+    /// recording: a test's own checks that read the database directly, while the index test
+    /// records the request paths of the whole process.
+    @TaskLocal static var isUnrecorded = false
 
     /// Runs `body` with the recording on and returns every distinct statement text the
     /// storages of `dialect` ran meanwhile (by any caller in the process: other tests' storages
