@@ -111,17 +111,31 @@ public final class LoopbackBrowser: ProviderSignInBrowser {
 /// Ctrl-C (SIGINT) while a wait runs: from ``init()`` until ``stop()`` the signal cancels the
 /// wait instead of killing the process, so the port is released and the person told; ``stop()``
 /// restores the default action.
+///
+/// The handler is installed synchronously (a Dispatch signal source registers itself later, on
+/// Dispatch's own thread, and a Ctrl-C pressed in between was ignored: the CLI then waited its
+/// whole time); it only writes a byte to a pipe, which a thread of its own reads.
 final class InterruptWatch: @unchecked Sendable {
-    private let source: any DispatchSourceSignal
     private let lock = NSLock()
     private var interrupted = false
     private var cancelWork: (@Sendable () -> Void)?
 
     init() {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [weak self] in self?.interrupt() }
-        source.resume()
+        let pipe = InterruptPipe.shared
+        signal(SIGINT) { _ in
+            var byte: UInt8 = 1
+            _ = write(InterruptPipe.shared.write, &byte, 1)
+        }
+        let reader = Thread { [weak self] in
+            var byte: UInt8 = 0
+            while read(pipe.read, &byte, 1) == 1 {
+                // 0 is ``stop()``'s: the watch is over.
+                guard byte == 1 else { return }
+                self?.interrupt()
+            }
+        }
+        reader.stackSize = 1 << 16
+        reader.start()
     }
 
     private func interrupt() {
@@ -152,9 +166,23 @@ final class InterruptWatch: @unchecked Sendable {
         }
     }
 
-    /// Restores Ctrl-C's default action.
+    /// Restores Ctrl-C's default action and ends the thread that waited for it.
     func stop() {
-        source.cancel()
         signal(SIGINT, SIG_DFL)
+        var byte: UInt8 = 0
+        _ = write(InterruptPipe.shared.write, &byte, 1)
     }
+}
+
+/// The pipe from the SIGINT handler to ``InterruptWatch``'s thread, made before any handler is
+/// installed (the handler may only make async-signal-safe calls: `write`).
+struct InterruptPipe: Sendable {
+    let read: Int32
+    let write: Int32
+
+    static let shared: InterruptPipe = {
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        return InterruptPipe(read: ends[0], write: ends[1])
+    }()
 }
