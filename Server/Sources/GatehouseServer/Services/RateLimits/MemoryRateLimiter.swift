@@ -87,9 +87,24 @@ actor MemoryRateLimiter: RateLimiter {
             return nil
         }
 
+        /// Forgets `key`'s window: a window whose every request was given back holds nothing a
+        /// later request needs, so a successful sign-in leaves no window behind.
+        mutating func forget(_ key: KeyDigest) {
+            windows[key] = nil
+            compact()
+        }
+
+        /// Keeps the queue in proportion to the live windows: the entries already passed are
+        /// dropped, and so are stale ones behind a live window that stays open for a long time
+        /// (one failed password's day ahead of a day of forgotten windows), which ``prune``
+        /// would only reach once that window expires.
         private mutating func compact() {
             if head > 1024, head * 2 > order.count {
                 order.removeFirst(head)
+                head = 0
+            }
+            if order.count - head > 2 * windows.count + 1024 {
+                order = order[head...].filter { windows[$0.key]?.start == $0.start }
                 head = 0
             }
         }
@@ -123,7 +138,11 @@ actor MemoryRateLimiter: RateLimiter {
         guard let current = buckets[bucket]?.windows[digest], now.timeIntervalSince(current.start) < window,
             current.count > 0
         else { return }
-        buckets[bucket]?.windows[digest]?.count -= 1
+        if current.count == 1 {
+            buckets[bucket]?.forget(digest)
+        } else {
+            buckets[bucket]?.windows[digest]?.count -= 1
+        }
     }
 
     /// Keys held in `bucket` (tests).

@@ -91,6 +91,24 @@ struct PostgresRateLimiter: RateLimiter {
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int.self) }
     }
 
+    /// Deletes a window whose requests were all given back.
+    struct ForgetEmpty: PostgresPreparedStatement {
+        static let name = "gh_rate_limit_forget_empty"
+        static let sql = "DELETE FROM rate_limits WHERE id = $1 AND count = 0 RETURNING id"
+        static let bindingDataTypes: [PostgresDataType] = [.text]
+        typealias Row = String
+
+        var id: String
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(id)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(String.self) }
+    }
+
     /// The windows of `ids`: their ids, starts and counts.
     struct Windows: PostgresPreparedStatement {
         static let name = "gh_rate_limit_windows"
@@ -185,8 +203,11 @@ struct PostgresRateLimiter: RateLimiter {
     }
 
     func release(_ bucket: RateLimitBucket, key: String, window: TimeInterval, now: Date) async throws {
-        let statement = Release(id: bucket.windowID(key), windowOpenedAfter: now.timeIntervalSince1970 - window)
-        _ = try await rows(statement)
+        let id = bucket.windowID(key)
+        let left = try await rows(Release(id: id, windowOpenedAfter: now.timeIntervalSince1970 - window))
+        // A window given back to nothing goes (a successful sign-in leaves no row for the day):
+        // only while still at zero, so a request counted meanwhile keeps it.
+        if left.first == 0 { _ = try await rows(ForgetEmpty(id: id)) }
     }
 
     func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
