@@ -168,6 +168,20 @@ struct ConsoleAccountActionTests {
             #expect(line.actorID == (try await Self.operatorID(harness, account)) && line.subjectID == victim.id)
             #expect(try await browser.get("/console/users?done=user-deleted").text.contains("The account is deleted"))
             #expect(try await browser.get(page).status == .notFound)
+            // A guest has no address: nothing can be mailed, and the id is what is typed.
+            let guest = try await client.post("/signup", "{}")
+            let guestText = try #require(guest.user["id"] as? String)
+            let guestID = try #require(UUID(text: guestText))
+            let guestPage = "/console/users/\(guestID.key)"
+            #expect(try await browser.get(guestPage).text.contains("Type <span class=\"mono\">\(guestID.key)</span>"))
+            let unmailed = try await browser.submit("\(guestPage)/recovery", from: guestPage)
+            #expect(unmailed.status == .badRequest && unmailed.text.contains("no e-mail address"))
+            let refused = try await browser.submit("\(guestPage)/delete", from: guestPage, [("confirm", "guest")])
+            #expect(refused.status == .unprocessableContent && refused.text.contains("type the user&#39;s id"))
+            #expect(try await storage.read { try await $0.user(id: guestID) } != nil)
+            let gone = try await browser.submit("\(guestPage)/delete", from: guestPage, [("confirm", guestID.key.uppercased())])
+            #expect(gone.status == .seeOther)
+            #expect(try await storage.read { try await $0.user(id: guestID) } == nil)
         }
     }
 
