@@ -51,7 +51,14 @@ struct ConsoleAccountActionTests {
             #expect(removed.status == .seeOther && removed.header("Location") == "\(page)?done=factor-removed")
             #expect(try await Self.factors(harness, user.id).isEmpty)
             // Her AAL2 session is back at AAL1, as after `DELETE /admin/users/{id}/factors/{id}`.
-            let sessions = try await harness.server.storage.read { try await $0.sessions(userID: user.id, createdAfter: .distantPast, refreshedAfter: .distantPast, limit: 100) }
+            let sessions = try await harness.server.storage.read {
+                try await $0.sessions(
+                    userID: user.id,
+                    createdAfter: .distantPast,
+                    refreshedAfter: .distantPast,
+                    limit: 100
+                )
+            }
             #expect(!sessions.isEmpty && sessions.allSatisfy { $0.aal == "aal1" })
             let line = try #require(try await Self.line(harness, "factor_deleted_by_admin", subject: user.id))
             #expect(line.actorID == (try await Self.operatorID(harness, account)))
@@ -63,13 +70,18 @@ struct ConsoleAccountActionTests {
     @Test func passkeysAreListedWithoutSecretsAndRemovedOnlyForThatUser() async throws {
         try await ConsoleAttackTests.scene { harness, client, browser, account, victim in
             _ = try await client.confirmedSession(email: "other@example.com")
-            let other = try #require(try await harness.server.storage.read { try await $0.user(email: "other@example.com") })
+            let other = try #require(
+                try await harness.server.storage.read { try await $0.user(email: "other@example.com") }
+            )
             let mine = try await SignInWaysTests.insertPasskey(for: victim.id.key, in: harness)
             let theirs = try await SignInWaysTests.insertPasskey(for: other.id.key, in: harness)
             let stored = try #require(try await Self.passkeys(harness, victim.id).first)
             let page = "/console/users/\(victim.id.key)"
             let shown = try await browser.get(page).text
-            #expect(shown.contains("<h2>Passkeys</h2>") && shown.contains("iPhone") && shown.contains("/passkeys/\(mine.key)/remove"))
+            #expect(
+                shown.contains("<h2>Passkeys</h2>") && shown.contains("iPhone")
+                    && shown.contains("/passkeys/\(mine.key)/remove")
+            )
             #expect(!shown.contains(stored.credentialID) && !shown.contains(stored.aaguid))
             let forged = try await browser.post("\(page)/passkeys/\(mine.key)/remove", [("csrf", "forged")])
             #expect(forged.status == .forbidden)
@@ -108,7 +120,10 @@ struct ConsoleAccountActionTests {
             try await client.waitForOutbox()
             #expect(await harness.mailer.sent.filter { $0.subject == subject }.count == 1)
             // The code is /recover's, still the one out: it signs the user in.
-            let verified = try await client.post("/verify", #"{"type":"recovery","email":"victim@example.com","token":"\#(code)"}"#)
+            let verified = try await client.post(
+                "/verify",
+                #"{"type":"recovery","email":"victim@example.com","token":"\#(code)"}"#
+            )
             #expect(verified.status == .ok)
         }
     }
@@ -116,9 +131,14 @@ struct ConsoleAccountActionTests {
     @Test func theConfirmationIsResentOnlyToAnUnconfirmedAddress() async throws {
         try await ConsoleAttackTests.scene { harness, client, browser, account, victim in
             let subject = CodeMailTemplate.subject(for: .signup)
-            #expect(try await client.post("/signup", #"{"email":"pending@example.net","password":"correct horse battery"}"#).status == .ok)
+            #expect(
+                try await client.post("/signup", #"{"email":"pending@example.net","password":"correct horse battery"}"#)
+                    .status == .ok
+            )
             try await client.waitForOutbox()
-            let pending = try #require(try await harness.server.storage.read { try await $0.user(email: "pending@example.net") })
+            let pending = try #require(
+                try await harness.server.storage.read { try await $0.user(email: "pending@example.net") }
+            )
             #expect(pending.emailConfirmedAt == nil)
             harness.clock.advance(by: Double(harness.configuration.smtpMaxFrequency + 1))
             let page = "/console/users/\(pending.id.key)"
@@ -128,11 +148,16 @@ struct ConsoleAccountActionTests {
             let resent = try await browser.submit("\(page)/confirmation", from: page)
             #expect(resent.status == .seeOther && resent.header("Location") == "\(page)?done=confirmation-resent")
             let code = try await client.waitForCode(to: "pending@example.net", subject: subject)
-            #expect(await harness.mailer.sent.filter { $0.to == "pending@example.net" && $0.subject == subject }.count == 2)
+            #expect(
+                await harness.mailer.sent.filter { $0.to == "pending@example.net" && $0.subject == subject }.count == 2
+            )
             #expect(!(try await browser.get(page).text.contains(code)))
             let line = try #require(try await Self.line(harness, "confirmation_resent", subject: pending.id))
             #expect(line.actorID == (try await Self.operatorID(harness, account)) && line.subjectID == pending.id)
-            let confirmed = try await client.post("/verify", #"{"type":"signup","email":"pending@example.net","token":"\#(code)"}"#)
+            let confirmed = try await client.post(
+                "/verify",
+                #"{"type":"signup","email":"pending@example.net","token":"\#(code)"}"#
+            )
             #expect(confirmed.status == .ok)
             // A confirmed address: a clear notice, no mail, no audit line.
             let victimPage = "/console/users/\(victim.id.key)"
@@ -155,7 +180,10 @@ struct ConsoleAccountActionTests {
                 #expect(refused.status == .unprocessableContent, "typed \(wrong)")
                 #expect(refused.text.contains("Not deleted: type the user&#39;s address, victim@example.com, exactly"))
             }
-            let forged = try await browser.post("\(page)/delete", [("csrf", "forged"), ("confirm", "victim@example.com")])
+            let forged = try await browser.post(
+                "\(page)/delete",
+                [("csrf", "forged"), ("confirm", "victim@example.com")]
+            )
             #expect(forged.status == .forbidden)
             #expect(try await storage.read { try await $0.user(id: victim.id) } != nil)
             #expect(try await Self.line(harness, "admin_user_deleted", subject: victim.id) == nil)
@@ -179,7 +207,11 @@ struct ConsoleAccountActionTests {
             let refused = try await browser.submit("\(guestPage)/delete", from: guestPage, [("confirm", "guest")])
             #expect(refused.status == .unprocessableContent && refused.text.contains("type the user&#39;s id"))
             #expect(try await storage.read { try await $0.user(id: guestID) } != nil)
-            let gone = try await browser.submit("\(guestPage)/delete", from: guestPage, [("confirm", guestID.key.uppercased())])
+            let gone = try await browser.submit(
+                "\(guestPage)/delete",
+                from: guestPage,
+                [("confirm", guestID.key.uppercased())]
+            )
             #expect(gone.status == .seeOther)
             #expect(try await storage.read { try await $0.user(id: guestID) } == nil)
         }
@@ -207,21 +239,31 @@ struct ConsoleAccountActionTests {
                 let token = try await ConsoleAttackTests.consoleSession(of: owner, factor: elevated, harness)
                 let csrf = harness.server.services.consoleSecrets.csrf(for: token)
                 for (path, fields) in actions {
-                    let body = ([("csrf", csrf)] + fields).map { "\($0.0)=\(ConsoleVisitor.encode($0.1))" }.joined(separator: "&")
+                    let body = ([("csrf", csrf)] + fields).map { "\($0.0)=\(ConsoleVisitor.encode($0.1))" }.joined(
+                        separator: "&"
+                    )
                     let answer = try await client.send(
                         .post,
                         path,
                         json: body,
-                        headers: ["Content-Type": "application/x-www-form-urlencoded", "Cookie": "gatehouse-console=\(token)"]
+                        headers: [
+                            "Content-Type": "application/x-www-form-urlencoded", "Cookie": "gatehouse-console=\(token)",
+                        ]
                     )
-                    #expect(answer.status == .forbidden, "\(path) as \(owner == op ? "the operator at AAL1" : "a non-operator")")
+                    #expect(
+                        answer.status == .forbidden,
+                        "\(path) as \(owner == op ? "the operator at AAL1" : "a non-operator")"
+                    )
                 }
             }
             try await client.waitForOutbox()
             #expect(try await Self.factors(harness, eveUser.id).map(\.id) == [factor])
             #expect(try await Self.passkeys(harness, victim.id).map(\.id) == [passkey])
             #expect(try await storage.read { try await $0.user(id: victim.id) } != nil)
-            #expect(await harness.mailer.sent.filter { $0.to == "victim@example.com" }.count == 1, "the sign-up mail only")
+            #expect(
+                await harness.mailer.sent.filter { $0.to == "victim@example.com" }.count == 1,
+                "the sign-up mail only"
+            )
         }
     }
 }

@@ -27,17 +27,32 @@ struct ConsoleUserActions: Sendable {
                 throw APIError.validation("Choose one of the offered ban periods.")
             }
             return try await act(on: context, done: .banned) { user, signedIn in
-                _ = try await update(AdminUserRequest(banDuration: period.rawValue), of: user, ip: context.clientKey, operator: signedIn.user.id)
+                _ = try await update(
+                    AdminUserRequest(banDuration: period.rawValue),
+                    of: user,
+                    ip: context.clientKey,
+                    operator: signedIn.user.id
+                )
             }
         }
         router.post("users/:id/unban") { _, context in
             try await act(on: context, done: .unbanned) { user, signedIn in
-                _ = try await update(AdminUserRequest(banDuration: "none"), of: user, ip: context.clientKey, operator: signedIn.user.id)
+                _ = try await update(
+                    AdminUserRequest(banDuration: "none"),
+                    of: user,
+                    ip: context.clientKey,
+                    operator: signedIn.user.id
+                )
             }
         }
         router.post("users/:id/sessions/:sid/end") { _, context in
             try await act(on: context, done: .sessionEnded) { user, signedIn in
-                try await ending(ConsoleController.uuid(context, "sid"), of: user, ip: context.clientKey, operator: signedIn.user.id)
+                try await ending(
+                    ConsoleController.uuid(context, "sid"),
+                    of: user,
+                    ip: context.clientKey,
+                    operator: signedIn.user.id
+                )
             }
         }
         router.post("users/:id/sessions/end") { _, context in
@@ -48,7 +63,12 @@ struct ConsoleUserActions: Sendable {
         router.post("users/:id/factors/:fid/remove") { _, context in
             try await act(on: context, done: .factorRemoved) { user, signedIn in
                 guard let factorID = ConsoleController.uuid(context, "fid") else { throw MFAAccess.factorNotFound }
-                _ = try await unenrollment.admin(factorID: factorID, userID: user.id, ip: context.clientKey, operator: signedIn.user.id)
+                _ = try await unenrollment.admin(
+                    factorID: factorID,
+                    userID: user.id,
+                    ip: context.clientKey,
+                    operator: signedIn.user.id
+                )
             }
         }
         router.post("users/:id/passkeys/:pid/remove") { _, context in
@@ -104,7 +124,10 @@ struct ConsoleUserActions: Sendable {
         } catch let refusal as APIError where refusal.status != .internalServerError {
             let current = try await lookup.user(user.id)
             let notice = ConsoleLayout.notice(refusal.message, isError: true)
-            return ConsoleResponse.html(try await page.render(current, notice: notice, operator: signedIn), status: refusal.status)
+            return ConsoleResponse.html(
+                try await page.render(current, notice: notice, operator: signedIn),
+                status: refusal.status
+            )
         }
         let path =
             switch destination {

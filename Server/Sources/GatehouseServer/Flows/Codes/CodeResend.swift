@@ -30,7 +30,15 @@ struct CodeResend: Sendable {
             guard let found, found.emailConfirmedAt == nil else { return await delivery.send(nil, admitted: admitted) }
             let mail = try await issuing(admitted) { tx in
                 guard let user = try await tx.user(id: found.id), user.emailConfirmedAt == nil else { return nil }
-                return try await Self.confirmation(to: user, admitted: admitted, spacing: .skip, pkce: pkce, delivery: delivery, in: tx, now: now)
+                return try await Self.confirmation(
+                    to: user,
+                    admitted: admitted,
+                    spacing: .skip,
+                    pkce: pkce,
+                    delivery: delivery,
+                    in: tx,
+                    now: now
+                )
             }
             return await delivery.send(mail, admitted: admitted)
         }
@@ -88,7 +96,14 @@ struct CodeResend: Sendable {
                 throw APIError(.notFound, .userNotFound, "User not found")
             }
             guard current.emailConfirmedAt == nil else { throw Self.alreadyConfirmed }
-            let mail = try await Self.confirmation(to: current, admitted: admitted, spacing: .refuse, delivery: delivery, in: tx, now: now)
+            let mail = try await Self.confirmation(
+                to: current,
+                admitted: admitted,
+                spacing: .refuse,
+                delivery: delivery,
+                in: tx,
+                now: now
+            )
             try await audit.record(
                 ConsoleAuditAction.confirmationResent.rawValue,
                 actor: `operator`,
@@ -120,7 +135,15 @@ struct CodeResend: Sendable {
     ) async throws -> Mail? {
         var user = user
         let bound = user.passwordCode == (try await tx.code(userID: user.id, purpose: .signup))?.linkHash
-        let mail = try await delivery.issue(.signup, for: user.id, to: admitted, spacing: spacing, pkce: pkce, in: tx, now: now)
+        let mail = try await delivery.issue(
+            .signup,
+            for: user.id,
+            to: admitted,
+            spacing: spacing,
+            pkce: pkce,
+            in: tx,
+            now: now
+        )
         if mail != nil, bound, user.passwordCode != nil {
             // A resend is the same sign-up's confirmation: it proves the same password.
             user.passwordCode = try await tx.code(userID: user.id, purpose: .signup)?.linkHash

@@ -33,7 +33,15 @@ struct PasswordRecovery: Sendable {
         delivery.issueLater(admitted: admitted) {
             try await storage.transaction { tx in
                 guard let user = try await tx.user(email: email) else { return nil }
-                return try await Self.issue(to: user, admitted: admitted, spacing: .skip, pkce: pkce, delivery: delivery, in: tx, now: now)
+                return try await Self.issue(
+                    to: user,
+                    admitted: admitted,
+                    spacing: .skip,
+                    pkce: pkce,
+                    delivery: delivery,
+                    in: tx,
+                    now: now
+                )
             }
         }
     }
@@ -54,7 +62,14 @@ struct PasswordRecovery: Sendable {
                 guard let current = try await tx.user(id: user.id), current.email == email else {
                     throw APIError(.notFound, .userNotFound, "User not found")
                 }
-                let mail = try await Self.issue(to: current, admitted: admitted, spacing: .refuse, delivery: delivery, in: tx, now: now)
+                let mail = try await Self.issue(
+                    to: current,
+                    admitted: admitted,
+                    spacing: .refuse,
+                    delivery: delivery,
+                    in: tx,
+                    now: now
+                )
                 try await audit.record(
                     ConsoleAuditAction.recoverySent.rawValue,
                     actor: `operator`,
@@ -85,7 +100,15 @@ struct PasswordRecovery: Sendable {
         now: Date
     ) async throws -> Mail? {
         var user = user
-        let mail = try await delivery.issue(.recovery, for: user.id, to: admitted, spacing: spacing, pkce: pkce, in: tx, now: now)
+        let mail = try await delivery.issue(
+            .recovery,
+            for: user.id,
+            to: admitted,
+            spacing: spacing,
+            pkce: pkce,
+            in: tx,
+            now: now
+        )
         if mail != nil {
             user.recoverySentAt = now
             try await tx.updateUser(user)
