@@ -29,6 +29,28 @@ struct ConsoleAttackTests {
         }
     }
 
+    /// A console session row of `owner` as a sign-in writes it, over a session row raised to
+    /// AAL2 with `factor` (AAL1 without): its cookie's token.
+    static func consoleSession(of owner: UUID, factor: UUID?, _ harness: Harness) async throws -> String {
+        let now = harness.clock.now()
+        let session = SessionRecord(userID: owner, salt: "00", createdAt: now, refreshedAt: now, amr: [])
+        let token = ConsoleSecrets.newToken()
+        try await harness.server.storage.transaction { tx in
+            try await tx.insertSession(session)
+            if let factor { _ = try await tx.elevateSession(id: session.id, factorID: factor, amr: [], at: now) }
+            try await tx.insertConsoleSession(
+                ConsoleSessionRecord(
+                    tokenHash: ConsoleSecrets.hash(token),
+                    sessionID: session.id,
+                    userID: owner,
+                    createdAt: now,
+                    lastSeenAt: now
+                )
+            )
+        }
+        return token
+    }
+
     static func isBanned(_ id: UUID, _ harness: Harness) async throws -> Bool {
         try await harness.server.storage.read { try await $0.user(id: id) }?.isBanned(at: harness.clock.now()) ?? false
     }
@@ -133,7 +155,6 @@ struct ConsoleAttackTests {
     @Test func consoleSessionRowsWithoutTheRoleOrAtAAL1AreRefused() async throws {
         try await Self.scene { harness, client, _, account, _ in
             let storage = harness.server.storage
-            let now = harness.clock.now()
             let eve = try await ConsoleOperatorAccount.make("eve@example.com", client, harness, grant: false)
             let op = try #require(try await storage.read { try await $0.user(email: account.email) })
             let user = try #require(try await storage.read { try await $0.user(email: eve.email) })
@@ -144,21 +165,7 @@ struct ConsoleAttackTests {
             ]
             var statuses: [HTTPResponse.Status] = []
             for (owner, factor) in cases {
-                let session = SessionRecord(userID: owner, salt: "00", createdAt: now, refreshedAt: now, amr: [])
-                let token = ConsoleSecrets.newToken()
-                try await storage.transaction { tx in
-                    try await tx.insertSession(session)
-                    if let factor { _ = try await tx.elevateSession(id: session.id, factorID: factor, amr: [], at: now) }
-                    try await tx.insertConsoleSession(
-                        ConsoleSessionRecord(
-                            tokenHash: ConsoleSecrets.hash(token),
-                            sessionID: session.id,
-                            userID: owner,
-                            createdAt: now,
-                            lastSeenAt: now
-                        )
-                    )
-                }
+                let token = try await Self.consoleSession(of: owner, factor: factor, harness)
                 let answer = try await client.send(.get, "/console/users", headers: ["Cookie": "gatehouse-console=\(token)"])
                 statuses.append(answer.status)
             }

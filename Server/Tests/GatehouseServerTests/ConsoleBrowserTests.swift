@@ -7,7 +7,8 @@ import Testing
 /// Issue 37 in a real browser: Debian's Chromium, headless, driven by Playwright for Python
 /// (`Interop/console.py`, launched as the OAuth browser tests launch it). An operator signs in
 /// with a password and a TOTP code, finds a user, ends one of her sessions (that device's next
-/// refresh fails), bans and unbans her, rotates a key and reads the audit trail; a non-operator,
+/// refresh fails), bans and unbans her, removes another user's factor, deletes a third user's
+/// account with its typed confirmation, rotates a key and reads the audit trail; a non-operator,
 /// an operator without a factor, a forged CSRF token and `<script>` in metadata are refused or
 /// escaped. Screenshots of each page at a desktop and a phone width go to
 /// `.build/console-screenshots` (or `GATEHOUSE_SCREENSHOTS`), never into the repository.
@@ -37,6 +38,7 @@ struct ConsoleBrowserTests {
             _ = try await client.confirmedSession(email: "solo@example.com")
             try await OperatorRoles.grant(email: "solo@example.com", storage: harness.server.storage)
             _ = try await client.confirmedSession(email: "victim@example.com")
+            _ = try await client.confirmedSession(email: "doomed@example.com")
             let admin = try await harness.server.serviceRoleToken()
             let victim = try #require(try await harness.server.storage.read { try await $0.user(email: "victim@example.com") })
             let marked = try await client.send(
@@ -62,7 +64,7 @@ struct ConsoleBrowserTests {
                 [
                     "http://localhost:\(port)", account.email, "victim@example.com", "mallory@example.com",
                     "solo@example.com", phone.string("refresh_token") ?? "", laptop.string("refresh_token") ?? "",
-                    Self.screenshots,
+                    Self.screenshots, "doomed@example.com",
                 ],
                 timeout: .seconds(360)
             ) { line in
@@ -71,7 +73,7 @@ struct ConsoleBrowserTests {
                 return app.code(at: clock.now())
             }
             #expect(run.status == 0, "\(run.output)")
-            #expect(run.output.contains("11 passed, 0 failed"))
+            #expect(run.output.contains("13 passed, 0 failed"))
         }
     }
 }

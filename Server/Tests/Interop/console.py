@@ -1,12 +1,16 @@
 """Drives a real browser, Debian's headless Chromium through Playwright, through the console
 (issue 37): an operator signs in with a password and an authenticator code, finds a user, ends
 one of her sessions (that device's next refresh fails, her other device's works), bans and
-unbans her, rotates a signing key and reads the audit trail of what was just done. A
+unbans her, removes another user's authenticator factor, deletes a third user's account after a
+wrong and then the right typed confirmation, rotates a signing key and reads the audit trail of
+what was just done. A
 non-operator, an operator without a second factor, a forged CSRF token and a user whose
 metadata holds <script> are refused or escaped. Screenshots of each page at a desktop and a
 phone width go to SCREENSHOTS.
 
-Usage: python3 console.py BASE_URL OPERATOR VICTIM NON_OPERATOR NO_FACTOR PHONE_REFRESH LAPTOP_REFRESH SCREENSHOTS
+Usage: python3 console.py BASE_URL OPERATOR VICTIM NON_OPERATOR NO_FACTOR PHONE_REFRESH LAPTOP_REFRESH SCREENSHOTS DOOMED
+
+NON_OPERATOR has an authenticator factor (the operator removes it); DOOMED is deleted.
 
 The script prints "CODE?" when it needs the operator's current authenticator code and reads it
 from its standard input (the test owns the server's clock). Every wait is bounded; prints one
@@ -22,7 +26,7 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
-BASE, OPERATOR, VICTIM, NON_OPERATOR, NO_FACTOR, PHONE_REFRESH, LAPTOP_REFRESH, SHOTS = sys.argv[1:9]
+BASE, OPERATOR, VICTIM, NON_OPERATOR, NO_FACTOR, PHONE_REFRESH, LAPTOP_REFRESH, SHOTS, DOOMED = sys.argv[1:10]
 PASSWORD = "correct horse battery"
 CHROMIUM = os.environ.get("GATEHOUSE_CHROMIUM", "/usr/bin/chromium")
 STEP_TIMEOUT_MS = 30_000
@@ -164,6 +168,44 @@ with sync_playwright() as playwright:
         operator.wait_for_load_state()
         assert "lifted" in notice(operator), notice(operator)
 
+    def open_user(email):
+        operator.goto(f"{BASE}/console/users")
+        operator.fill("input[name=q]", email)
+        operator.click("button[type=submit] >> text=Search")
+        operator.wait_for_load_state()
+        # The link in the table, not the summary that repeats the search.
+        operator.click(f"tbody a >> text={email}")
+        operator.wait_for_load_state()
+        assert operator.text_content("h1") == email, operator.text_content("h1")
+
+    def removes_a_factor():
+        open_user(NON_OPERATOR)
+        rows = operator.locator("form[action*='/factors/'] button", has_text="Remove")
+        assert rows.count() == 1, f"{rows.count()} factor forms"
+        rows.first.click()
+        operator.wait_for_load_state()
+        assert "factor is removed" in notice(operator), notice(operator)
+        assert "No second factor" in operator.text_content("main")
+        shoot(operator, "user-factor-removed")
+
+    def deletes_an_account():
+        open_user(DOOMED)
+        page = operator.url.split("?")[0]
+        operator.fill("input[name=confirm]", "someone-else@example.com")
+        operator.click("#delete")
+        operator.wait_for_load_state()
+        assert "Not deleted" in notice(operator), notice(operator)
+        assert operator.text_content("h1") == DOOMED
+        shoot(operator, "user-delete-refused")
+        operator.fill("input[name=confirm]", DOOMED)
+        operator.click("#delete")
+        operator.wait_for_load_state()
+        assert "/console/users?done=user-deleted" in operator.url, operator.url
+        assert "account is deleted" in notice(operator), notice(operator)
+        operator.goto(page)
+        assert operator.text_content("h1") == "Not found", operator.text_content("h1")
+        operator.goto(f"{BASE}/console/users")
+
     def rotates_a_key():
         operator.click("text=Signing keys")
         operator.wait_for_load_state()
@@ -181,7 +223,7 @@ with sync_playwright() as playwright:
         operator.click("text=Audit log")
         operator.wait_for_load_state()
         log = operator.text_content("main")
-        for action in ["signing_key_rotated", "session_ended", "console_signed_in"]:
+        for action in ["signing_key_rotated", "session_ended", "console_signed_in", "factor_deleted_by_admin", "admin_user_deleted"]:
             assert action in log, f"{action} missing from the audit log"
         operator.fill("input[name=action]", "signing_key_rotated")
         operator.click("text=Filter")
@@ -222,6 +264,8 @@ with sync_playwright() as playwright:
     step("ends one of her sessions: that device's refresh fails, the other's works", ends_one_session)
     step("a form with a forged CSRF token is refused", forged_csrf_is_refused)
     step("bans her (her devices are signed out) and unbans her", bans_and_unbans)
+    step("removes another user's authenticator factor", removes_a_factor)
+    step("deletes an account after a wrong, then the right typed confirmation", deletes_an_account)
     step("rotates a signing key", rotates_a_key)
     step("reads the audit trail of what was just done", reads_the_audit_trail)
     step("a non-operator hears what a wrong password hears", non_operator_is_refused)

@@ -13,4 +13,8 @@ enum ConsoleAuditAction: String, Sendable, CaseIterable {
     case signInRefused = "console_sign_in_refused"
     /// An operator ended all of a user's sessions.
     case sessionsEnded = "sessions_ended"
+    /// An operator sent a user a recovery code (the mail `/recover` sends).
+    case recoverySent = "recovery_sent"
+    /// An operator resent a user's sign-up confirmation (the mail `/resend` sends).
+    case confirmationResent = "confirmation_resent"
 }

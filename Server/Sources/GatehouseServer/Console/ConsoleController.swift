@@ -7,7 +7,8 @@ import Hummingbird
 /// ``ConsoleHeadersMiddleware`` (CSP and friends on every answer) and ``ConsoleGateMiddleware``
 /// (404 until an operator exists); the sign-in page is open, every other page is behind
 /// ``ConsoleSessionMiddleware`` (a live AAL2 console session, and a CSRF token on each form).
-/// Each action calls the admin API's flow with the operator as the audit line's actor.
+/// Each action calls the admin API's flow with the operator as the audit line's actor (the
+/// user page's: ``ConsoleUserActions``).
 struct ConsoleController: Sendable {
     let storage: any AuthStorage
     let cookie: ConsoleCookie
@@ -15,9 +16,8 @@ struct ConsoleController: Sendable {
     let sessions: ConsoleSessions
     let signIn: ConsoleSignIn
     let lookup: AdminUserLookup
-    let update: AdminUserUpdate
-    let ending: AdminSessionEnding
-    let listing: SessionListing
+    /// The user page's forms (and the page they show again on a refusal).
+    let actions: ConsoleUserActions
     let vault: SigningKeyVault
     let audit: AuditLog
     let now: @Sendable () -> Date
@@ -48,43 +48,10 @@ struct ConsoleController: Sendable {
         signedIn.get("users/:id") { request, context in
             let user = try await lookup.user(Self.uuid(context, "id"))
             let notice = ConsoleForm.query(request)[.done].flatMap(ConsoleNotice.init(rawValue:))
-            let page = ConsoleUserPage(storage: storage, sessions: listing, now: now)
-            return ConsoleResponse.html(try await page.render(user, notice: notice, operator: try Self.signedIn(context)))
+            let shown = notice.map { ConsoleLayout.notice($0.message) } ?? .empty
+            return ConsoleResponse.html(try await actions.page.render(user, notice: shown, operator: try Self.signedIn(context)))
         }
-        signedIn.post("users/:id/ban") { _, context in
-            let form = try Self.form(context)
-            guard let period = form[.duration].flatMap(ConsoleBanPeriod.init(rawValue:)) else {
-                throw APIError.validation("Choose one of the offered ban periods.")
-            }
-            return try await act(on: context, done: .banned) { user, signedIn in
-                _ = try await update(
-                    AdminUserRequest(banDuration: period.rawValue),
-                    of: user,
-                    ip: context.clientKey,
-                    operator: signedIn.user.id
-                )
-            }
-        }
-        signedIn.post("users/:id/unban") { _, context in
-            try await act(on: context, done: .unbanned) { user, signedIn in
-                _ = try await update(
-                    AdminUserRequest(banDuration: "none"),
-                    of: user,
-                    ip: context.clientKey,
-                    operator: signedIn.user.id
-                )
-            }
-        }
-        signedIn.post("users/:id/sessions/:sid/end") { _, context in
-            try await act(on: context, done: .sessionEnded) { user, signedIn in
-                try await ending(Self.uuid(context, "sid"), of: user, ip: context.clientKey, operator: signedIn.user.id)
-            }
-        }
-        signedIn.post("users/:id/sessions/end") { _, context in
-            try await act(on: context, done: .sessionsEnded) { user, signedIn in
-                try await ending.all(of: user, ip: context.clientKey, operator: signedIn.user.id)
-            }
-        }
+        actions.register(on: signedIn)
         signedIn.get("audit") { request, context in
             let page = ConsoleAuditPage(storage: storage)
             return ConsoleResponse.html(try await page.render(ConsoleForm.query(request), operator: try Self.signedIn(context)))
@@ -175,18 +142,6 @@ struct ConsoleController: Sendable {
 
     // MARK: - Helpers
 
-    /// Runs `action` on the user of the route's `:id` and sends the browser back to their page.
-    private func act(
-        on context: AppRequestContext,
-        done: ConsoleNotice,
-        _ action: (UserRecord, ConsoleOperator) async throws -> Void
-    ) async throws -> Response {
-        let signedIn = try Self.signedIn(context)
-        let user = try await lookup.user(Self.uuid(context, "id"))
-        try await action(user, signedIn)
-        return ConsoleResponse.redirect(ConsoleReturnPath(trusted: "/console/users/\(user.id.key)?done=\(done.rawValue)"))
-    }
-
     private func keysPage(
         notice: HTML,
         status: HTTPResponse.Status = .ok,
@@ -196,17 +151,17 @@ struct ConsoleController: Sendable {
         return ConsoleResponse.html(try await page.render(notice: notice, operator: try Self.signedIn(context)), status: status)
     }
 
-    private static func signedIn(_ context: AppRequestContext) throws -> ConsoleOperator {
+    static func signedIn(_ context: AppRequestContext) throws -> ConsoleOperator {
         guard let signedIn = context.console else { throw APIError(.forbidden, .notSignedIn, "Sign in to the console.") }
         return signedIn
     }
 
-    private static func form(_ context: AppRequestContext) throws -> ConsoleForm {
+    static func form(_ context: AppRequestContext) throws -> ConsoleForm {
         guard let form = context.consoleForm else { throw APIError(.forbidden, .notSignedIn, "Sign in to the console.") }
         return form
     }
 
-    private static func uuid(_ context: AppRequestContext, _ name: String) -> UUID? {
+    static func uuid(_ context: AppRequestContext, _ name: String) -> UUID? {
         context.parameters.get(name).flatMap(UUID.init(text:))
     }
 }

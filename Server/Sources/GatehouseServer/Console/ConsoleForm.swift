@@ -3,7 +3,7 @@ import Hummingbird
 
 /// The names of the console's form and query fields.
 enum ConsoleField: String, Sendable {
-    case csrf, email, password, code, next, duration, kid, page, done
+    case csrf, email, password, code, next, duration, kid, page, done, confirm
     case query = "q"
     case user, action, from, until, before
 }

@@ -58,9 +58,11 @@ struct ConsoleUsersPage: Sendable {
             <table><thead><tr><th>Address</th><th>Created</th><th>Last sign-in</th><th>State</th></tr></thead>
             <tbody>\(users.map { Self.row($0, now: now()) })</tbody></table>
             """
+        let notice = form[.done].flatMap(ConsoleNotice.init(rawValue:)).map { ConsoleLayout.notice($0.message) } ?? .empty
         return ConsoleLayout.page(
             title: "Users",
             operator: signedIn,
+            notice: notice,
             content: "\(search)<section>\(summary)\(table)\(pager)</section>"
         )
     }

@@ -26,6 +26,20 @@ extension ServerServices {
         )
     }
 
+    var consoleUserActions: ConsoleUserActions {
+        ConsoleUserActions(
+            lookup: adminUserLookup,
+            update: adminUserUpdate,
+            ending: adminSessionEnding,
+            unenrollment: factorUnenrollment,
+            passkeys: passkeyManagement,
+            recovery: passwordRecovery,
+            resend: codeResend,
+            deletion: adminUserDeletion,
+            page: ConsoleUserPage(storage: storage, sessions: sessionListing, passkeys: passkeyManagement, now: now)
+        )
+    }
+
     var consoleController: ConsoleController {
         ConsoleController(
             storage: storage,
@@ -34,9 +48,7 @@ extension ServerServices {
             sessions: consoleSessions,
             signIn: consoleSignIn,
             lookup: adminUserLookup,
-            update: adminUserUpdate,
-            ending: adminSessionEnding,
-            listing: sessionListing,
+            actions: consoleUserActions,
             vault: vault,
             audit: audit,
             now: now

@@ -129,9 +129,9 @@ extension ServerServices {
         )
     }
 
-    var passwordRecovery: PasswordRecovery { PasswordRecovery(storage: storage, delivery: delivery, now: now) }
+    var passwordRecovery: PasswordRecovery { PasswordRecovery(storage: storage, delivery: delivery, audit: audit, now: now) }
 
-    var codeResend: CodeResend { CodeResend(storage: storage, delivery: delivery, now: now) }
+    var codeResend: CodeResend { CodeResend(storage: storage, delivery: delivery, audit: audit, now: now) }
 
     var reauthentication: Reauthentication { Reauthentication(storage: storage, delivery: delivery, now: now) }
 

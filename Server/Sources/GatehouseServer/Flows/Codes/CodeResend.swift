@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import HTTPTypes
 
 /// `POST /resend` for `signup` (to an unconfirmed address) and `email_change` (to the pending
 /// new address, named by the current one, and to the current address when its code is pending
@@ -12,6 +13,7 @@ import GatehouseCore
 struct CodeResend: Sendable {
     let storage: any AuthStorage
     let delivery: CodeDelivery
+    let audit: AuditLog
     let now: @Sendable () -> Date
 
     func callAsFunction(_ body: ResendRequest, pkce: EmailPKCE? = nil, ip: String) async throws {
@@ -27,23 +29,16 @@ struct CodeResend: Sendable {
             let admitted = try await delivery.admit(email, recipient: .unconfirmed, kind: .signUp, client: ip, now: now)
             guard let found, found.emailConfirmedAt == nil else { return await delivery.send(nil, admitted: admitted) }
             let mail = try await issuing(admitted) { tx in
-                guard var user = try await tx.user(id: found.id), user.emailConfirmedAt == nil else { return nil }
-                let bound = user.passwordCode == (try await tx.code(userID: user.id, purpose: .signup))?.linkHash
-                let mail = try await delivery.issue(
-                    .signup,
-                    for: user.id,
-                    to: admitted,
+                guard let user = try await tx.user(id: found.id), user.emailConfirmedAt == nil else { return nil }
+                return try await Self.confirmation(
+                    to: user,
+                    admitted: admitted,
                     spacing: .skip,
                     pkce: pkce,
+                    delivery: delivery,
                     in: tx,
                     now: now
                 )
-                if mail != nil, bound, user.passwordCode != nil {
-                    // A resend is the same sign-up's confirmation: it proves the same password.
-                    user.passwordCode = try await tx.code(userID: user.id, purpose: .signup)?.linkHash
-                    try await tx.updateUser(user)
-                }
-                return mail
             }
             return await delivery.send(mail, admitted: admitted)
         }
@@ -82,6 +77,79 @@ struct CodeResend: Sendable {
             await delivery.send(mail, admitted: side)
         }
         if !answered { await delivery.send(nil, admitted: admitted) }
+    }
+
+    /// An operator resends `user`'s sign-up confirmation from the console: the same code and
+    /// mail as `/resend` (`signup`), under the same mail budgets (the operator's address as the
+    /// client), with an audit line (``ConsoleAuditAction/confirmationResent``: the operator as
+    /// actor, the user as subject). Unlike `/resend`, which must not tell, a confirmed address is
+    /// refused (``alreadyConfirmed``) and a send within the spacing is refused (429
+    /// `over_email_send_rate_limit`), so the operator knows no mail went out.
+    func resendConfirmation(to user: UserRecord, ip: String, operator: UUID) async throws {
+        guard let email = user.email else { throw PasswordRecovery.noAddress }
+        guard user.emailConfirmedAt == nil else { throw Self.alreadyConfirmed }
+        let now = now()
+        let admitted = try await delivery.admit(email, recipient: .unconfirmed, kind: .signUp, client: ip, now: now)
+        let (delivery, audit) = (self.delivery, self.audit)
+        let mail = try await issuing(admitted) { tx in
+            guard let current = try await tx.user(id: user.id), current.email == email else {
+                throw APIError(.notFound, .userNotFound, "User not found")
+            }
+            guard current.emailConfirmedAt == nil else { throw Self.alreadyConfirmed }
+            let mail = try await Self.confirmation(
+                to: current,
+                admitted: admitted,
+                spacing: .refuse,
+                delivery: delivery,
+                in: tx,
+                now: now
+            )
+            try await audit.record(
+                ConsoleAuditAction.confirmationResent.rawValue,
+                actor: `operator`,
+                ip: ip,
+                subject: user.id,
+                in: tx
+            )
+            return mail
+        }
+        await delivery.send(mail, admitted: admitted)
+    }
+
+    /// 409: the address is confirmed already; there is nothing to resend.
+    static let alreadyConfirmed = APIError(
+        .conflict,
+        .conflict,
+        "The address is confirmed already: there is no confirmation to resend."
+    )
+
+    /// Issues the sign-up confirmation of the unconfirmed `user` and queues its mail in `tx`.
+    private static func confirmation(
+        to user: UserRecord,
+        admitted: MailBudget.Admission,
+        spacing: CodeDelivery.Spacing,
+        pkce: EmailPKCE? = nil,
+        delivery: CodeDelivery,
+        in tx: any StorageTransaction,
+        now: Date
+    ) async throws -> Mail? {
+        var user = user
+        let bound = user.passwordCode == (try await tx.code(userID: user.id, purpose: .signup))?.linkHash
+        let mail = try await delivery.issue(
+            .signup,
+            for: user.id,
+            to: admitted,
+            spacing: spacing,
+            pkce: pkce,
+            in: tx,
+            now: now
+        )
+        if mail != nil, bound, user.passwordCode != nil {
+            // A resend is the same sign-up's confirmation: it proves the same password.
+            user.passwordCode = try await tx.code(userID: user.id, purpose: .signup)?.linkHash
+            try await tx.updateUser(user)
+        }
+        return mail
     }
 
     /// Runs `issue` in a transaction, giving the admission back when it fails.

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import HTTPTypes
 
 /// `POST /recover`: mails a recovery code (a sign-in, after which `PUT /user` sets the new
 /// password). Unknown addresses and sends within the spacing get the same answer and no mail.
@@ -11,6 +12,7 @@ import GatehouseCore
 struct PasswordRecovery: Sendable {
     let storage: any AuthStorage
     let delivery: CodeDelivery
+    let audit: AuditLog
     let now: @Sendable () -> Date
 
     func callAsFunction(_ body: RecoverRequest, pkce: EmailPKCE? = nil, ip: String) async throws {
@@ -30,22 +32,87 @@ struct PasswordRecovery: Sendable {
         let (storage, delivery) = (self.storage, self.delivery)
         delivery.issueLater(admitted: admitted) {
             try await storage.transaction { tx in
-                guard var user = try await tx.user(email: email) else { return nil }
-                let mail = try await delivery.issue(
-                    .recovery,
-                    for: user.id,
-                    to: admitted,
+                guard let user = try await tx.user(email: email) else { return nil }
+                return try await Self.issue(
+                    to: user,
+                    admitted: admitted,
                     spacing: .skip,
                     pkce: pkce,
+                    delivery: delivery,
                     in: tx,
                     now: now
                 )
-                if mail != nil {
-                    user.recoverySentAt = now
-                    try await tx.updateUser(user)
-                }
-                return mail
             }
         }
+    }
+
+    /// An operator sends `user` a recovery code from the console: the same code and mail as
+    /// `/recover`, under the same mail budgets (the operator's address as the client), with an
+    /// audit line (``ConsoleAuditAction/recoverySent``: the operator as actor, the user as
+    /// subject). Unlike `/recover`, which must not tell, a send within the spacing is refused
+    /// (429 `over_email_send_rate_limit`) so the operator knows no mail went out.
+    func send(to user: UserRecord, ip: String, operator: UUID) async throws {
+        guard let email = user.email else { throw Self.noAddress }
+        let now = now()
+        let admitted = try await delivery.admit(email, recipient: MailBudget.Recipient(user), client: ip, now: now)
+        let (delivery, audit) = (self.delivery, self.audit)
+        let mail: Mail?
+        do {
+            mail = try await storage.transaction { tx in
+                guard let current = try await tx.user(id: user.id), current.email == email else {
+                    throw APIError(.notFound, .userNotFound, "User not found")
+                }
+                let mail = try await Self.issue(
+                    to: current,
+                    admitted: admitted,
+                    spacing: .refuse,
+                    delivery: delivery,
+                    in: tx,
+                    now: now
+                )
+                try await audit.record(
+                    ConsoleAuditAction.recoverySent.rawValue,
+                    actor: `operator`,
+                    ip: ip,
+                    subject: user.id,
+                    in: tx
+                )
+                return mail
+            }
+        } catch {
+            await delivery.send(nil, admitted: admitted)
+            throw error
+        }
+        await delivery.send(mail, admitted: admitted)
+    }
+
+    /// 400: a user without an address (a guest, a provider-only account) cannot be mailed.
+    static let noAddress = APIError.validation("This user has no e-mail address to send a code to.")
+
+    /// Issues the recovery code of `user` and queues its mail in `tx`, noting when it was sent.
+    private static func issue(
+        to user: UserRecord,
+        admitted: MailBudget.Admission,
+        spacing: CodeDelivery.Spacing,
+        pkce: EmailPKCE? = nil,
+        delivery: CodeDelivery,
+        in tx: any StorageTransaction,
+        now: Date
+    ) async throws -> Mail? {
+        var user = user
+        let mail = try await delivery.issue(
+            .recovery,
+            for: user.id,
+            to: admitted,
+            spacing: spacing,
+            pkce: pkce,
+            in: tx,
+            now: now
+        )
+        if mail != nil {
+            user.recoverySentAt = now
+            try await tx.updateUser(user)
+        }
+        return mail
     }
 }

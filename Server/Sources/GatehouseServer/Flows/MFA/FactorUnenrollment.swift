@@ -27,9 +27,16 @@ struct FactorUnenrollment: Sendable {
         return removed
     }
 
-    /// An admin removes a user's factor (the way back in for a user who lost the app).
-    func admin(factorID: UUID, userID: UUID, ip: String) async throws -> FactorRecord {
-        try await remove(factorID: factorID, userID: userID, ip: ip, action: "factor_deleted_by_admin")
+    /// An admin removes a user's factor (the way back in for a user who lost the app). From the
+    /// console, `operator` is the audit line's actor and the user its subject.
+    func admin(factorID: UUID, userID: UUID, ip: String, operator: UUID? = nil) async throws -> FactorRecord {
+        try await remove(
+            factorID: factorID,
+            userID: userID,
+            ip: ip,
+            action: "factor_deleted_by_admin",
+            operator: `operator`
+        )
     }
 
     private func remove(
@@ -37,13 +44,21 @@ struct FactorUnenrollment: Sendable {
         userID: UUID,
         ip: String,
         action: String,
+        operator: UUID? = nil,
         permit: SensitiveActionPermit? = nil
     ) async throws -> FactorRecord {
         try await storage.transaction { tx in
             guard let factor = try await tx.factor(id: factorID, userID: userID) else { throw MFAAccess.factorNotFound }
             _ = try await tx.deleteFactor(id: factorID, userID: userID)
             try await tx.downgradeSessions(factorID: factorID)
-            try await audit.record(action, actor: userID, ip: ip, detail: factorID.key, in: tx)
+            try await audit.record(
+                action,
+                actor: `operator` ?? userID,
+                ip: ip,
+                detail: factorID.key,
+                subject: `operator` == nil ? nil : userID,
+                in: tx
+            )
             // The owner is told when a verified factor goes.
             if factor.isVerified { try await permit?.queueNotices("An authenticator app", in: tx) }
             return factor

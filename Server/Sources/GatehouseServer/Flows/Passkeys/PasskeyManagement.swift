@@ -70,15 +70,17 @@ struct PasskeyManagement: Sendable {
     }
 
     /// An admin removes a user's passkey (no last-way rule: the admin can give the user another).
-    func adminRemove(userID: UUID, passkeyID: UUID?, ip: String) async throws {
+    /// From the console, `operator` is the audit line's actor and the user its subject.
+    func adminRemove(userID: UUID, passkeyID: UUID?, ip: String, operator: UUID? = nil) async throws {
         guard let passkeyID else { throw Self.notFound }
         try await storage.transaction { tx in
             guard try await tx.deletePasskey(id: passkeyID, userID: userID) else { throw Self.notFound }
             try await audit.record(
                 "passkey_deleted",
-                actor: nil,
+                actor: `operator`,
                 ip: ip,
                 detail: "\(userID.key) \(passkeyID.key)",
+                subject: `operator` == nil ? nil : userID,
                 in: tx
             )
         }
