@@ -69,11 +69,19 @@ struct PostgresRateLimiter: RateLimiter {
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
-    /// Takes one back from the window of `id` if it opened after `windowOpenedAfter`.
+    /// Takes back one request of a window still open; a window given back to nothing goes, so
+    /// that a successful sign-in leaves no row for the day. One statement: the delete and the
+    /// update see the same row and their conditions exclude each other.
     struct Release: PostgresPreparedStatement {
         static let name = "gh_rate_limit_release"
         static let sql = """
-            UPDATE rate_limits SET count = count - 1 WHERE id = $1 AND window_start > $2 AND count > 0 RETURNING count
+            WITH gone AS (
+                DELETE FROM rate_limits WHERE id = $1 AND window_start > $2 AND count = 1 RETURNING 0 AS count
+            ), lowered AS (
+                UPDATE rate_limits SET count = count - 1 WHERE id = $1 AND window_start > $2 AND count > 1
+                RETURNING count
+            )
+            SELECT count FROM gone UNION ALL SELECT count FROM lowered
             """
         static let bindingDataTypes: [PostgresDataType] = [.text, .float8]
         typealias Row = Int
@@ -89,24 +97,6 @@ struct PostgresRateLimiter: RateLimiter {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int.self) }
-    }
-
-    /// Deletes a window whose requests were all given back.
-    struct ForgetEmpty: PostgresPreparedStatement {
-        static let name = "gh_rate_limit_forget_empty"
-        static let sql = "DELETE FROM rate_limits WHERE id = $1 AND count = 0 RETURNING id"
-        static let bindingDataTypes: [PostgresDataType] = [.text]
-        typealias Row = String
-
-        var id: String
-
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(id)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(String.self) }
     }
 
     /// The windows of `ids`: their ids, starts and counts.
@@ -203,11 +193,7 @@ struct PostgresRateLimiter: RateLimiter {
     }
 
     func release(_ bucket: RateLimitBucket, key: String, window: TimeInterval, now: Date) async throws {
-        let id = bucket.windowID(key)
-        let left = try await rows(Release(id: id, windowOpenedAfter: now.timeIntervalSince1970 - window))
-        // A window given back to nothing goes (a successful sign-in leaves no row for the day):
-        // only while still at zero, so a request counted meanwhile keeps it.
-        if left.first == 0 { _ = try await rows(ForgetEmpty(id: id)) }
+        _ = try await rows(Release(id: bucket.windowID(key), windowOpenedAfter: now.timeIntervalSince1970 - window))
     }
 
     func isLimited(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
