@@ -17,25 +17,15 @@ import sys
 
 from playwright.sync_api import sync_playwright
 
+from steps import finish, step
+
 APP, EMAIL = sys.argv[1], sys.argv[2]
 PROVIDERS = sys.argv[3:]
 CHROMIUM = os.environ.get("GATEHOUSE_CHROMIUM", "/usr/bin/chromium")
 STEP_TIMEOUT_MS = 30_000
-passed, failed = 0, 0
 
 # The whole run is bounded, whatever the browser does.
 signal.alarm(300)
-
-
-def step(name, function):
-    global passed, failed
-    try:
-        function()
-        passed += 1
-        print(f"ok   {name}", flush=True)
-    except Exception as error:  # noqa: BLE001 - report every failure and go on
-        failed += 1
-        print(f"FAIL {name}: {type(error).__name__}: {error}", flush=True)
 
 
 def status_of(page, prefix):
@@ -121,5 +111,4 @@ with sync_playwright() as playwright:
     step("an e-mailed PKCE link signs in only where it was asked for", email_link_elsewhere_then_here)
     browser.close()
 
-print(f"{passed} passed, {failed} failed", flush=True)
-sys.exit(0 if failed == 0 else 1)
+finish()

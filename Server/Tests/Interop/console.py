@@ -26,27 +26,17 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
+from steps import finish, step
+
 BASE, OPERATOR, VICTIM, NON_OPERATOR, NO_FACTOR, PHONE_REFRESH, LAPTOP_REFRESH, SHOTS, DOOMED = sys.argv[1:10]
 PASSWORD = "correct horse battery"
 CHROMIUM = os.environ.get("GATEHOUSE_CHROMIUM", "/usr/bin/chromium")
 STEP_TIMEOUT_MS = 30_000
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
-passed, failed = 0, 0
 
 # The whole run is bounded, whatever the browser does.
 signal.alarm(300)
 os.makedirs(SHOTS, exist_ok=True)
-
-
-def step(name, function):
-    global passed, failed
-    try:
-        function()
-        passed += 1
-        print(f"ok   {name}", flush=True)
-    except Exception as error:  # noqa: BLE001 - report every failure and go on
-        failed += 1
-        print(f"FAIL {name}: {type(error).__name__}: {error}", flush=True)
 
 
 def ask_code():
@@ -274,5 +264,4 @@ with sync_playwright() as playwright:
     operator_context.close()
     browser.close()
 
-print(f"{passed} passed, {failed} failed", flush=True)
-sys.exit(1 if failed else 0)
+finish()

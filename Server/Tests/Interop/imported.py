@@ -13,9 +13,10 @@ import httpx
 from supabase_auth import SyncGoTrueClient
 from supabase_auth.errors import AuthApiError
 
+from steps import finish, step
+
 URL = sys.argv[1]
 users = [sys.argv[index:index + 3] for index in range(2, len(sys.argv), 3)]
-passed, failed = 0, 0
 # httpx's default 5 s is too short on a loaded machine: the first verification of a Firebase hash
 # runs scrypt (16 MiB) in a debug build while the rest of the suite runs beside it.
 http = httpx.Client(timeout=60.0)
@@ -45,13 +46,6 @@ for email, password, user_id in users:
         (f"old password {email}", lambda: sign_in(email, password, user_id)),
         (f"old password again, rehashed {email}", lambda: sign_in(email, password, user_id)),
     ]:
-        try:
-            function()
-            passed += 1
-            print(f"ok   {name}")
-        except Exception as error:  # noqa: BLE001 - report every failure and go on
-            failed += 1
-            print(f"FAIL {name}: {type(error).__name__}: {error}")
+        step(name, function)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -15,19 +15,9 @@ import pyotp
 from supabase_auth import SyncGoTrueClient
 from supabase_auth.errors import AuthApiError
 
+from steps import finish, step
+
 URL, MAILBOX = sys.argv[1], sys.argv[2]
-passed, failed = 0, 0
-
-
-def step(name, function):
-    global passed, failed
-    try:
-        function()
-        passed += 1
-        print(f"ok   {name}")
-    except Exception as error:  # noqa: BLE001 - report every failure and go on
-        failed += 1
-        print(f"FAIL {name}: {type(error).__name__}: {error}")
 
 
 def code_for(address, after=0, timeout=60.0):
@@ -218,5 +208,4 @@ for name, function in [
 ]:
     step(name, function)
 
-print(f"python interop: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish("python interop: ")

@@ -22,25 +22,15 @@ import httpx
 from supabase_auth import SyncGoTrueClient
 from supabase_auth.errors import AuthApiError
 
+from steps import finish, step
+
 URL, APP, MAILBOX = sys.argv[1], sys.argv[2], sys.argv[3]
 PROVIDERS = sys.argv[4:]
-passed, failed = 0, 0
 
 # The whole script is bounded: a hung request must not hang the test.
 signal.alarm(240)
 
 browser = httpx.Client(timeout=60.0, follow_redirects=False)
-
-
-def step(name, function):
-    global passed, failed
-    try:
-        function()
-        passed += 1
-        print(f"ok   {name}", flush=True)
-    except Exception as error:  # noqa: BLE001 - report every failure and go on
-        failed += 1
-        print(f"FAIL {name}: {type(error).__name__}: {error}", flush=True)
 
 
 def client():
@@ -161,5 +151,4 @@ step("a wrong code_verifier gets bad_code_verifier", wrong_verifier)
 step("sign_up with PKCE: the mailed link's code becomes a session", sign_up_by_link)
 step("reset_password_for_email with PKCE: PASSWORD_RECOVERY", recovery_by_link)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(0 if failed == 0 else 1)
+finish()

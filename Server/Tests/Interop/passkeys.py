@@ -45,22 +45,12 @@ from fido2.webauthn import (
     UserVerificationRequirement,
 )
 
+from steps import finish, step
+
 URL, SERVICE_ROLE = sys.argv[1], sys.argv[2]
 RP_ID, ORIGIN = "example.com", "https://example.com"
 UP, UV, BE, BS, AT, ED = 0x01, 0x04, 0x08, 0x10, 0x40, 0x80
-passed, failed = 0, 0
 server_errors = []
-
-
-def step(name, function):
-    global passed, failed
-    try:
-        function()
-        passed += 1
-        print(f"ok   {name}")
-    except Exception as error:  # noqa: BLE001 - report every failure and go on
-        failed += 1
-        print(f"FAIL {name}: {type(error).__name__}: {error}")
 
 
 def b64url(data):
@@ -601,5 +591,4 @@ step("no request got a 5xx", no_server_errors)
 
 print(f"regressed-user {state.get('regressed_user', '-')}")
 print(f"raced-user {state.get('raced_user', '-')}")
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()
