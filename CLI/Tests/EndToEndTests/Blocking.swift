@@ -17,6 +17,17 @@ enum Blocking {
             try? await Task.sleep(for: .milliseconds(20))
         }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        await run { process.waitUntilExit() }
+        _ = await run { process.waitForExit(within: 10) }
+    }
+}
+
+extension Process {
+    /// Waits at most `seconds` for the process to end, by polling `isRunning`; true when it has.
+    /// Never Foundation's `waitUntilExit()`, which spins forever when Foundation misses a child's
+    /// exit: a CLI test run hung there at 94 % CPU in `ServerProcess.stop()`, its server gone.
+    @discardableResult
+    func waitForExit(within seconds: Double) -> Bool {
+        for _ in 0..<Int(seconds * 50) where isRunning { usleep(20_000) }
+        return !isRunning
     }
 }

@@ -149,8 +149,7 @@ enum TerminalDriver {
         probe.standardError = FileHandle.nullDevice
         do {
             try probe.run()
-            probe.waitUntilExit()
-            return probe.terminationStatus == 0
+            return probe.waitForExit(within: 60) && probe.terminationStatus == 0
         } catch {
             return false
         }

@@ -30,8 +30,7 @@ struct ProviderLoginEndToEndTests {
         process.arguments = ["python3", "-c", "import playwright.sync_api"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
+        guard (try? process.run()) != nil, process.waitForExit(within: 60) else { return false }
         return process.terminationStatus == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
     }
 

@@ -62,7 +62,7 @@ final class ServerProcess: @unchecked Sendable {
         for _ in 0..<Int(seconds * 50) where process.isRunning { usleep(20_000) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForExit(within: 10)
             self.process = nil
             return nil
         }
@@ -77,7 +77,7 @@ final class ServerProcess: @unchecked Sendable {
         process.terminate()
         for _ in 0..<250 where process.isRunning { usleep(20_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.waitForExit(within: 10)
         self.process = nil
     }
 
@@ -130,7 +130,7 @@ final class ServerProcess: @unchecked Sendable {
         process.standardOutput = output
         try process.run()
         let counted = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard process.waitForExit(within: 60) else { throw ServerProcessError.backdatingFailed(status: -1) }
         let sessions = Int(String(decoding: counted, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         guard process.terminationStatus == 0, let sessions, sessions > 0 else {
             throw ServerProcessError.backdatingFailed(status: process.terminationStatus)
