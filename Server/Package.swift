@@ -62,6 +62,8 @@ let package = Package(
         // connection's read deadline watches.
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // HTTPResponse.Status in APIError (already in the graph through Hummingbird).
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Metrics (GATEHOUSE_METRICS_PORT): swift-metrics' API, exported in Prometheus' text format.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -77,10 +79,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                // RSA (RS256 passkeys); the rest of WebAuthn is Crypto's P-256 and Ed25519.
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -89,12 +88,59 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                "GatehouseSQLiteSupport",
+                "GatehouseServerSupport",
+                "GatehouseStorage",
+                "GatehouseWebAuthn",
             ],
             resources: [.copy("Resources/common-passwords.txt"), .copy("Resources/openapi.yaml")]
+        ),
+        // The server's layers, lowest first; an arrow that points the wrong way does not compile.
+        // Plain helpers and network addresses (no HTTP server, storage or flow): constant-time
+        // comparison, random bytes, JSON writing, UUID text, client addresses, redirect rules.
+        .target(
+            name: "GatehouseServerSupport",
+            dependencies: [
+                .product(name: "GatehouseCore", package: "Gatehouse"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The records and their two databases (SQLite, PostgreSQL), and the rate-limit counters
+        // they keep: no HTTP, no flows; the server composes them (Storage/ServerDatabase.swift).
+        .target(
+            name: "GatehouseStorage",
+            dependencies: [
+                "GatehouseServerSupport",
+                "GatehouseSQLiteSupport",
+                .product(name: "GatehouseCore", package: "Gatehouse"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // WebAuthn verification (registrations and assertions, COSE keys, attestation), pure: it
+        // knows neither HTTP, storage nor the server's configuration.
+        .target(
+            name: "GatehouseWebAuthn",
+            dependencies: [
+                "GatehouseServerSupport",
+                .product(name: "GatehouseCore", package: "Gatehouse"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                // RSA (RS256 passkeys); the rest of WebAuthn is Crypto's P-256 and Ed25519.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         // One C call Swift cannot make (a variadic SQLite function); see its header.
         .target(name: "GatehouseSQLiteSupport"),
@@ -102,7 +148,11 @@ let package = Package(
             name: "gatehouse-server",
             dependencies: [
                 "GatehouseServer",
+                "GatehouseServerSupport",
+                "GatehouseStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
@@ -112,6 +162,7 @@ let package = Package(
             name: "gatehouse-server-benchmark",
             dependencies: [
                 "GatehouseServer",
+                "GatehouseStorage",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -127,7 +178,14 @@ let package = Package(
             name: "GatehouseServerTests",
             dependencies: [
                 "GatehouseServer",
+                "GatehouseServerSupport",
+                "GatehouseStorage",
+                "GatehouseWebAuthn",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
                 // bcrypt hashes of the import fixtures, written as Supabase and Auth0 export them.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

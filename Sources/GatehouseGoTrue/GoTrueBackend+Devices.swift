@@ -32,9 +32,7 @@ enum AccessTokenClaims {
     static func sessionID(of token: String) -> UUID? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
+        guard let data = Base64URL.data(String(parts[1])),
             let claims = try? JSONDecoder().decode(SessionClaim.self, from: data)
         else { return nil }
         return claims.sessionID.flatMap(UUID.init(uuidString:))

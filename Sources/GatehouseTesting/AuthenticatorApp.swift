@@ -1,6 +1,7 @@
 // Apple-only call sites in this file: CryptoKit's HMAC and Insecure.SHA1 (every Apple
 // platform); elsewhere swift-crypto's Crypto module, which has the same API.
 public import Foundation
+import GatehouseCore
 
 #if canImport(CryptoKit)
 import CryptoKit
@@ -25,42 +26,15 @@ public struct AuthenticatorApp: Sendable, Hashable {
         self.key = key
     }
 
-    /// The app that scanned a base32 secret (padding and other characters are skipped).
+    /// The app that scanned a base32 secret (spaces, padding and other characters are skipped,
+    /// as an app skips what a person types between the groups).
     public init(base32 secret: String) {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
-        var bytes: [UInt8] = []
-        var buffer = 0
-        var bits = 0
-        for character in secret.uppercased() {
-            guard let value = alphabet.firstIndex(of: character) else { continue }
-            buffer = (buffer << 5) | value
-            bits += 5
-            if bits >= 8 {
-                bytes.append(UInt8((buffer >> (bits - 8)) & 0xFF))
-                bits -= 8
-            }
-        }
-        key = bytes
+        let letters = secret.uppercased().unicodeScalars.filter { ("A"..."Z").contains($0) || ("2"..."7").contains($0) }
+        key = Base32.decode(String(String.UnicodeScalarView(letters))) ?? []
     }
 
     /// The key in base32, as an enrolment shows it.
-    public var base32: String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
-        var output = ""
-        var buffer = 0
-        var bits = 0
-        for byte in key {
-            buffer = (buffer << 8) | Int(byte)
-            bits += 8
-            while bits >= 5 {
-                output.append(alphabet[(buffer >> (bits - 5)) & 31])
-                bits -= 5
-            }
-            buffer &= (1 << bits) - 1
-        }
-        if bits > 0 { output.append(alphabet[(buffer << (5 - bits)) & 31]) }
-        return output
-    }
+    public var base32: String { Base32.encode(key) }
 
     /// The 30 s step `date` falls in.
     public static func step(at date: Date) -> Int64 { Int64((date.timeIntervalSince1970 / 30).rounded(.down)) }

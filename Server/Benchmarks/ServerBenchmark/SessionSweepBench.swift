@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseServer
+import GatehouseStorage
 import Logging
 import PostgresNIO
 

@@ -13,6 +13,7 @@
 // minute (within 10 %), on each database in turn.
 import Foundation
 import GatehouseServer
+import GatehouseStorage
 import Logging
 import NIOHTTP1
 import PostgresNIO

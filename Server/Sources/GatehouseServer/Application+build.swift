@@ -1,4 +1,6 @@
 public import Foundation
+import GatehouseServerSupport
+public import GatehouseStorage
 public import Hummingbird
 import HummingbirdCore
 public import Logging

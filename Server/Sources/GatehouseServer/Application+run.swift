@@ -1,3 +1,4 @@
+import GatehouseStorage
 public import Logging
 import ServiceLifecycle
 import UnixSignals

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GatehouseServer
+import GatehouseStorage
 
 extension GatehouseServerCommand {
     /// `gatehouse-server import --from firebase|supabase|auth0 FILE`, and `import forget-firebase-key`.

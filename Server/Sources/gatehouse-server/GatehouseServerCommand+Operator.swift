@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GatehouseServer
+import GatehouseStorage
 
 extension GatehouseServerCommand {
     /// `gatehouse-server operator grant|revoke|list`: who may sign in to the console.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import GatehouseServer
+import GatehouseServerSupport
+import GatehouseStorage
 import Hummingbird
 import Logging
 import ServiceLifecycle

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseServerSupport
 import Testing
 
 @testable import GatehouseServer

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 import Testing
 

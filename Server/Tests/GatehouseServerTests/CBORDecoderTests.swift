@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseServerSupport
 import Testing
 
 @testable import GatehouseServer

@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseStorage
 import Testing
 
 @testable import GatehouseServer

@@ -1,33 +1,17 @@
 import Foundation
+import GatehouseCore
+import GatehouseServerSupport
 import Testing
 
 @testable import GatehouseServer
 
-/// The small helpers that tokens and codes are built from.
-@Suite("Hex, base64url, constant-time comparison")
+/// The small helpers that tokens and codes are built from (base64url, base32 and hex are
+/// tested with GatehouseCore, their home).
+@Suite("SHA-256 hex, random bytes, UUID text, constant-time comparison")
 struct EncodingHelperTests {
-    @Test func hexIsLowercaseTwoDigitsPerByte() {
-        #expect(Hex.encode([0x00, 0x0F, 0xA0, 0xFF]) == "000fa0ff")
+    @Test func hexSHA256IsLowercaseAndRandomBytesHaveTheirCount() {
         #expect(Hex.sha256("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SecureRandom.bytes(32).count == 32)
-    }
-
-    @Test func base64URLRoundTripsWithoutPaddingAndRefusesOtherAlphabets() {
-        for count in 0..<40 {
-            let bytes = SecureRandom.bytes(count)
-            let text = Base64URL.encode(bytes)
-            #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"))
-            #expect(Base64URL.decode(text) == bytes)
-            // The same text Foundation's base64 gives, in the URL alphabet without padding.
-            let foundation = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-            #expect(text == foundation)
-        }
-        // One spelling only: stray bits in the last character, or a length no encoding has.
-        #expect(Base64URL.decode("AA") == [0] && Base64URL.decode("AB") == nil && Base64URL.decode("A") == nil)
-        #expect(Base64URL.decode("ab+c") == nil)
-        #expect(Base64URL.decode("abc=") == nil)
-        #expect(Base64URL.decode("äbc") == nil)
     }
 
     @Test func uuidTextIsFoundationsSpellingAndReadsOnlyIt() {

@@ -2,6 +2,9 @@ import Crypto
 import CryptoExtras
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
+import GatehouseWebAuthn
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting

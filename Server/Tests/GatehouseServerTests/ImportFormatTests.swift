@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseStorage
 import Testing
 
 @testable import GatehouseServer

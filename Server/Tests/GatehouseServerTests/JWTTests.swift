@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseStorage
 import HTTPTypes
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseServer
+import GatehouseServerSupport
 import HTTPTypes
 import Testing
 

@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 import Logging
 import Synchronization
 import Testing

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseServer
+import GatehouseServerSupport
+import GatehouseStorage
 import Testing
 
 /// Two server processes on one PostgreSQL database (issue 6): refresh rotation agrees across

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 import Testing
 
 @testable import GatehouseServer

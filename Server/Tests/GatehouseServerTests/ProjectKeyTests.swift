@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 import HTTPTypes
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
 import HTTPTypes
 import Testing
 

@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 import JWTKit
 import Logging

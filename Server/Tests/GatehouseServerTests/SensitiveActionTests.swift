@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseServerSupport
 import HTTPTypes
 import Testing
 

@@ -5,6 +5,7 @@ import CryptoKit
 #else
 import Crypto
 #endif
+import GatehouseCore
 
 /// A one-time nonce for Sign in with Apple or Google.
 ///
@@ -41,23 +42,12 @@ public struct SignInNonce: Sendable, Equatable {
     public init() {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        self.init(raw: Self.hex(bytes))
+        self.init(raw: Hex.encode(bytes))
     }
 
     /// Wraps an existing raw nonce.
     public init(raw: String) {
         self.raw = raw
-        self.sha256 = Self.hex(Array(SHA256.hash(data: Array(raw.utf8))))
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return text
+        self.sha256 = Hex.encode(Array(SHA256.hash(data: Array(raw.utf8))))
     }
 }

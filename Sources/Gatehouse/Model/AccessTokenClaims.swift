@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 
 /// Reads claims from an access token's payload, as GoTrue's clients do for `aal` (unverified:
 /// the server verifies the token on every call; the app only needs to know what it says).
@@ -24,9 +25,7 @@ enum AccessTokenClaims {
     private static func claims(of token: String) -> Claims? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        var text = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        guard let data = Data(base64Encoded: text) else { return nil }
+        guard let data = Base64URL.data(String(parts[1])) else { return nil }
         return try? JSONDecoder().decode(Claims.self, from: data)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// What proving an address does to the account that holds it (`security.md` OWN-1).
 ///

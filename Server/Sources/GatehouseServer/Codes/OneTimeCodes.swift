@@ -1,4 +1,7 @@
 import Foundation
+import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import Synchronization
 
 /// E-mailed codes: 6 uniform digits from the CSPRNG (rejection sampling, no modulo bias) plus a

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// What the server needs to act as the app's developer at Apple (issue 21): the team id, a
 /// Sign in with Apple key (`.p8`) and its key id. With them, the server exchanges the

@@ -1,4 +1,6 @@
 public import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// A provider whose page signs people in through the browser (`GET /authorize`), named by the
 /// operator: `GATEHOUSE_EXTERNAL_<NAME>_CLIENT_ID`, `_SECRET`, `_SCOPES`, `_REDIRECT_URI`, and

@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 extension ServerConfiguration {
     /// Reads the configuration from `GATEHOUSE_*` variables; a bad value throws an error that
@@ -178,14 +180,6 @@ extension ServerConfiguration {
         }
         return .sqliteFile(url)
     }
-}
-
-/// A configuration value that cannot be used.
-public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
-    public var variable: String
-    public var problem: String
-
-    public var description: String { "\(variable) \(problem)." }
 }
 
 struct EnvironmentReader {

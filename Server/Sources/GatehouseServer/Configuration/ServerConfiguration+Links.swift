@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 extension ServerConfiguration {
     /// The base of every link the server hands out: `GATEHOUSE_API_EXTERNAL_URL`, else

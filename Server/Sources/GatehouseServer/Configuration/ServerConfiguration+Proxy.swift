@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 extension ServerConfiguration {
     /// `GATEHOUSE_TRUSTED_PROXIES` (comma-separated addresses or CIDRs),

@@ -1,3 +1,4 @@
+import GatehouseStorage
 /// What the settings look like in a log line, a `print` or a `dump`: every setting except the
 /// secrets (database and SMTP passwords, the JWT and server secrets), which show as `<redacted>`.
 extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
@@ -20,43 +21,6 @@ extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvert
                 "issuer": issuer, "siteURL": siteURL, "smtp": smtp.map(\.description) ?? "nil",
                 "serverSecret": secret(serverSecret), "rateLimits": rateLimits,
                 "externalProviders": externalProviders.map(\.description),
-            ],
-            displayStyle: .struct
-        )
-    }
-}
-
-extension ServerConfiguration.Database: CustomStringConvertible, CustomDebugStringConvertible {
-    /// The database without its password.
-    public var description: String {
-        switch self {
-        case .sqliteFile(let path): "sqlite:\(path)"
-        case .sqliteMemory: "sqlite::memory:"
-        case .postgres(let settings): settings.description
-        }
-    }
-
-    /// The same as ``description``.
-    public var debugDescription: String { description }
-}
-
-extension PostgresSettings: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// A URL for the log: the password is `<redacted>`.
-    public var description: String {
-        let password = password == nil ? "" : ":<redacted>"
-        return "postgres://\(username)\(password)@\(host):\(port)/\(database)?sslmode=\(tls.rawValue)"
-    }
-
-    /// The same as ``description``.
-    public var debugDescription: String { description }
-
-    /// The settings without the password.
-    public var customMirror: Mirror {
-        Mirror(
-            self,
-            children: [
-                "host": host, "port": port, "username": username, "password": password == nil ? "nil" : "<redacted>",
-                "database": database, "tls": tls, "poolSize": poolSize,
             ],
             displayStyle: .struct
         )

@@ -1,18 +1,13 @@
 public import Foundation
+import GatehouseServerSupport
+public import GatehouseStorage
 
 /// Everything the server can be configured with, read from `GATEHOUSE_*` environment variables.
 ///
 /// Defaults are the safe ones: ES256 tokens, e-mail confirmation on, 10-minute codes, rate limits on.
 public struct ServerConfiguration: Sendable {
-    /// Where the database lives.
-    public enum Database: Sendable, Equatable {
-        /// A SQLite file.
-        case sqliteFile(String)
-        /// An in-memory SQLite database (tests).
-        case sqliteMemory
-        /// A PostgreSQL database, shared by several server instances.
-        case postgres(PostgresSettings)
-    }
+    /// Where the database lives (``DatabaseLocation``, of the storage layer).
+    public typealias Database = DatabaseLocation
 
     public var host: String = "127.0.0.1"
     public var port: Int = 9999

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseServerSupport
 
 /// The WebAuthn relying party (passkeys): off unless an RP id is set
 /// (`GATEHOUSE_WEBAUTHN_RP_ID`, `GATEHOUSE_WEBAUTHN_RP_NAME`, `GATEHOUSE_WEBAUTHN_ORIGINS`).

@@ -1,3 +1,4 @@
+import GatehouseStorage
 /// The audit-log actions the console and the operator role add (the flows it calls write
 /// their own, the same as through the admin API).
 enum ConsoleAuditAction: String, Sendable, CaseIterable {

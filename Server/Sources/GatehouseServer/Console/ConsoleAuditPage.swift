@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// `/console/audit`: the audit log, newest first, 50 lines a page (keyset by line number),
 /// filtered by user (as actor or subject), action and time; each line links to its users.

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 import Hummingbird
 
 /// The names of the console's form and query fields.

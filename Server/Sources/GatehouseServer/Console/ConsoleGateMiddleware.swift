@@ -1,4 +1,6 @@
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import Hummingbird
 
 /// The console exists only once an operator does: before that every console address answers

@@ -1,3 +1,4 @@
+import GatehouseServerSupport
 import HTTPTypes
 import Hummingbird
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// `/console/keys`: the signing keys, oldest first, the newest marked as the one that signs
 /// (from the next start on, as `gatehouse-server keys rotate` says); rotate adds one, retire

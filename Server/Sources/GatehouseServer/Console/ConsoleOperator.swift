@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// The operator of a console request, as ``ConsoleSessions`` found them: their user, the AAL2
 /// session row their console sign-in opened, and the CSRF token of this console session's

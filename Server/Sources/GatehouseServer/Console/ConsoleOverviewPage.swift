@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// `/console`: how many users and active sessions there are, the mail outbox, and sign-ins and
 /// failed sign-ins per day over the last 30 days as a bar chart the server draws (SVG, no

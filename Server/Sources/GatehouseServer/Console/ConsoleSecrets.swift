@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// The console's secrets: a session cookie's token (256 random bits; only its SHA-256 is
 /// stored), the CSRF token of a signed-in page (an HMAC of the cookie's token under the server

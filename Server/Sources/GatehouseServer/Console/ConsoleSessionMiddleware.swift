@@ -1,4 +1,6 @@
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import Hummingbird
 
 /// The console's signed-in pages: the cookie must name a live console session

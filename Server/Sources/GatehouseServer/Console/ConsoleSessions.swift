@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// Finds the operator behind a console cookie, or nobody: the console session must exist, be
 /// under 12 hours old and used within 30 minutes; the session row it is bound to must still

@@ -1,3 +1,5 @@
+import GatehouseServerSupport
+
 /// The console's style sheet, served at `/console/style.css` (no CDN, no build step): readable
 /// type, tables that scroll on a phone, forms that stack on narrow screens.
 enum ConsoleStyle {

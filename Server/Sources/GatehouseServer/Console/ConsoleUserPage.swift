@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// `/console/users/{id}`: who the user is (profile, metadata), how they sign in (identities,
 /// factors and passkeys: names, states and dates, never a secret), where they are signed in

@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// `/console/users`: every user a page at a time (the admin API's paging: by creation time,
 /// the page's first key found in the `users_created_at` index, the total from `user_counts`),

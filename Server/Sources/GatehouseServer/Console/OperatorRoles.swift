@@ -1,4 +1,5 @@
 public import Foundation
+public import GatehouseStorage
 
 /// The operator role, managed by `gatehouse-server operator grant|revoke|list`: an operator
 /// signs in to the console (`/console`); the console stays off until one exists.

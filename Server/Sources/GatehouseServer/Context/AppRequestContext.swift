@@ -1,3 +1,5 @@
+import GatehouseServerSupport
+import GatehouseStorage
 public import Hummingbird
 public import NIOCore
 

@@ -1,3 +1,5 @@
+import GatehouseStorage
+
 /// Who is calling: the verified claims of the bearer token, its live session and user.
 ///
 /// ``CallerMiddleware`` puts it on ``AppRequestContext/caller`` for the routes that need one.

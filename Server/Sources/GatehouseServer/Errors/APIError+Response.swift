@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+public import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 public import Hummingbird
 

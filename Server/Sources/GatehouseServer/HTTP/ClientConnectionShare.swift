@@ -1,3 +1,4 @@
+import GatehouseServerSupport
 import NIOCore
 import NIOHTTPTypes
 import Synchronization

@@ -1,3 +1,5 @@
+import GatehouseServerSupport
+
 /// Reading the media type of a `Content-Type` header.
 enum MediaType {
     private static let json = Array("application/json".utf8)

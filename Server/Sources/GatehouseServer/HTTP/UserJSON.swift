@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// The JSON of a ``WireUser`` (the body of `GET /user`, the response a signed-in client asks
 /// for most) and of the ``WireSession`` that carries one (every grant of `/token`, a refresh
@@ -139,7 +141,7 @@ struct UserJSON {
     }
 
     private mutating func uuid(_ id: UUID) {
-        let hex = Array("0123456789abcdef".utf8)
+        let hex = Hex.digits
         bytes.append(UInt8(ascii: "\""))
         withUnsafeBytes(of: id.uuid) { raw in
             for (index, byte) in raw.enumerated() {

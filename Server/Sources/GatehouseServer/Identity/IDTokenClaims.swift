@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseStorage
 import JWTKit
 
 /// The claims of an ID token (Apple's, Google's, any OpenID Connect provider's) that the server reads. Every check happens in

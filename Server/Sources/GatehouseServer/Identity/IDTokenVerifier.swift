@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
 import HTTPTypes
 import JWTKit
 
@@ -85,9 +86,7 @@ struct IDTokenVerifier: Sendable {
         guard parts.count == 3, token.utf8.count <= 16_384 else {
             throw APIError(.badRequest, .idTokenInvalid, "The ID token is not a signed JWT.")
         }
-        var base64 = parts[0].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
+        guard let data = Base64URL.data(String(parts[0])),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else {
             throw APIError(.badRequest, .idTokenInvalid, "The ID token's header is not readable.")

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseStorage
 
 /// Who a provider says signed in, checked already (an ID token's signature and claims, or a
 /// provider's user endpoints read with its access token), reduced to what the linking rules

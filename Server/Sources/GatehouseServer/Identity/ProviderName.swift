@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseStorage
 
 /// The user's name sent beside an ID token. Apple gives it on the very first authorization
 /// only and never puts it in the ID token, so the client forwards it (`given_name` /

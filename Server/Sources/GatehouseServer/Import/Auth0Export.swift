@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseStorage
 
 /// Reads Auth0's bulk user export (newline-delimited JSON: `user_id`, `email`,
 /// `email_verified`, `name`, `picture`, `created_at`, `last_login`, `blocked`, `identities`,

@@ -1,3 +1,4 @@
+import GatehouseStorage
 /// CSV as PostgreSQL's `COPY … TO … WITH CSV HEADER` writes it: a header row, fields quoted
 /// with `"` when they hold a comma, quote or line break (a quote doubled inside), and an
 /// unquoted empty field for NULL (left out of the row, so it reads as absent).

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseStorage
 
 /// One record of an export, read with `JSONSerialization` (fast enough for 100,000 users),
 /// with typed accessors for the shapes the services write: numbers as numbers or strings,

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseStorage
 
 /// Reads what `firebase auth:export users.json --format=json` writes: `{"users": [{localId,
 /// email, emailVerified, passwordHash, salt, displayName, photoUrl, phoneNumber, createdAt,

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// Where a Firebase project's hash parameters wait until every imported user has signed in
 /// once: the `import_hash_keys` row, sealed under the server secret (AES-256-GCM under an

@@ -1,6 +1,8 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// Firebase Authentication's scrypt variant (github.com/firebase/scrypt), verified with
 /// swift-crypto's primitives: scrypt (N = 2^mem_cost, r = rounds, p = 1, 32 bytes) over the

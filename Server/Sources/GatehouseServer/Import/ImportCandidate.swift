@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// A user read from an export, ready to be written: the row with its provider identities.
 struct ImportCandidate: Sendable {

@@ -1,4 +1,5 @@
 public import Foundation
+import GatehouseStorage
 
 /// How an import reads its export and writes its users.
 public struct ImportOptions: Sendable {

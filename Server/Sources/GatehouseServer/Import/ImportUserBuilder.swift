@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// The checks every source shares when it turns a record into a user: the address is valid,
 /// the user is anonymous or has some way to sign in, a ban is kept.

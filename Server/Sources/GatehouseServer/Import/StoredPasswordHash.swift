@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// What the `encrypted_password` column holds: the server's own bcrypt, or a hash brought by
 /// `gatehouse-server import` and verified with its own scheme until the user's next password

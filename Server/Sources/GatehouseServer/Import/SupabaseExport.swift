@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// Reads Supabase's `auth.users`, `auth.identities` and `auth.mfa_factors`, as JSON (`json_agg`
 /// of each table: an array of rows, or an object `{"users": […], "identities": […], "factors":

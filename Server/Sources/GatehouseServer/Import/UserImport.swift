@@ -1,4 +1,6 @@
 public import Foundation
+import GatehouseServerSupport
+public import GatehouseStorage
 
 /// `gatehouse-server import`: reads an export of `source` and writes its users into the
 /// database, keeping Firebase's hash parameters sealed when its users bring scrypt hashes.

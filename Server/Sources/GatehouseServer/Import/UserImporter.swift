@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+public import GatehouseStorage
 
 /// Writes the users of an export through the server's storage, in batches of one transaction
 /// each, so that an interrupted run keeps what it committed and a second run finds it:

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// Messages that tell an account holder about a change they may not have made
 /// (`security.md` PW-8, SA-3): no code, no link, nothing to act on but a warning. Which action

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseStorage
 
 /// The message that carries a one-time code: a subject per purpose, the code, how long it
 /// lasts, and a link to the server's `GET /verify`, which signs in and lands on the site.

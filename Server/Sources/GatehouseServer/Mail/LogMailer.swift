@@ -1,3 +1,4 @@
+import GatehouseStorage
 public import Logging
 
 /// The development default when no SMTP host is configured: every message is written to the

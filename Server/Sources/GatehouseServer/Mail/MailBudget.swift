@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// Whether a code may be mailed, decided on the request path before the code is issued, so that
 /// over a budget the requester is told (429 `over_email_send_rate_limit` with `Retry-After`) and

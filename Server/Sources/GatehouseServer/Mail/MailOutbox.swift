@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// Queues mail in the transaction of the change it tells about (the outbox, `mail_outbox`), so
 /// that a mail exists exactly when its code or change committed, and wakes the sender

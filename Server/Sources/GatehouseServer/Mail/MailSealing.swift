@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// Seals the body of a queued mail under the server secret, as factor secrets and Apple tokens
 /// are (``SigningKeyVault``: AES-256-GCM under an HKDF-derived key), with the recipient as

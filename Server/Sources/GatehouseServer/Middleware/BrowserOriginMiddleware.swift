@@ -1,3 +1,5 @@
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 import Hummingbird
 

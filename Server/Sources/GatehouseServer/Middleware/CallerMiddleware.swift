@@ -1,3 +1,4 @@
+import GatehouseStorage
 import Hummingbird
 
 /// Verifies the bearer token of routes that need a signed-in user and puts the ``Caller``

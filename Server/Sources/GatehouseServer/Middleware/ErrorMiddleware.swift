@@ -1,4 +1,6 @@
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 import Hummingbird
 import Logging

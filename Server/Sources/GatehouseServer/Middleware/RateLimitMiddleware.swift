@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 import Hummingbird
 
 /// Counts every request of a route against its client's window before anything else runs

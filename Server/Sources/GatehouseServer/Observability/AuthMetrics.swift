@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import Metrics
 
 /// Gatehouse's own counters and histograms, through swift-metrics: no-ops until a backend is
@@ -148,20 +150,6 @@ enum AuthMetrics {
     /// How long a bcrypt job waited for a thread of the hashing pool.
     static func bcryptQueueWait(_ duration: Duration) {
         Metrics.Timer(label: "gatehouse_bcrypt_queue_wait_seconds").record(duration: duration)
-    }
-
-    /// A write transaction's time as its caller saw it (on SQLite, including the wait for its batch).
-    static func transaction(_ database: String, duration: Duration, failed: Bool) {
-        Metrics.Timer(
-            label: "gatehouse_db_transaction_duration_seconds",
-            dimensions: [("database", database), ("outcome", failed ? "failed" : "committed")]
-        )
-        .record(duration: duration)
-    }
-
-    /// How many transactions one SQLite commit carried.
-    static func groupCommitBatch(_ size: Int) {
-        Recorder(label: "gatehouse_db_group_commit_batch_size", aggregate: true).record(size)
     }
 
     /// Sessions in the database, sampled when `/metrics` is read.

@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// Counts every refusal of the limiter it wraps by bucket (``AuthMetrics/rateLimited(_:)``);

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 import Synchronization
 
 /// Samples the gauges read from the database (active sessions, the mail outbox's depth and

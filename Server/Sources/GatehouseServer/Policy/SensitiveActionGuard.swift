@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// The one place where ``SensitiveActionPolicy`` is enforced: every flow that performs a

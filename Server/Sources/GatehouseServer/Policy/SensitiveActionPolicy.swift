@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 import HTTPTypes
 
 /// The one table of sensitive actions (`security.md` §4b): for each ``SensitiveAction``, what the

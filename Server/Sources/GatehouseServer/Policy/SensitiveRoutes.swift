@@ -1,3 +1,4 @@
+import GatehouseStorage
 import HTTPTypes
 
 /// Which routes perform which ``SensitiveAction``, and why every other route that writes is not

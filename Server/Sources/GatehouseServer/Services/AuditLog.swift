@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// Appends audit-log lines (who did what, from where; never a secret) inside a transaction, so
 /// that a line exists exactly when its change committed.

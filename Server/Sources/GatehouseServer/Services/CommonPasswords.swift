@@ -1,3 +1,5 @@
+import GatehouseServerSupport
+
 /// A list of common passwords, lowercased, held as one sorted byte buffer and searched by
 /// bisection.
 ///

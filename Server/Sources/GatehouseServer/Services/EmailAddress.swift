@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseServerSupport
 
 /// E-mail address checks and normalisation.
 enum EmailAddress {

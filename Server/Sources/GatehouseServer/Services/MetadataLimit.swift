@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// The most bytes `user_metadata` (the `data` of sign-up, `/otp` and `PUT /user`) and

@@ -1,4 +1,7 @@
 import Foundation
+import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HummingbirdBcrypt
 import NIOCore
 import NIOPosix

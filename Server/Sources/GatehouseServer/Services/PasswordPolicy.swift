@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
 import HTTPTypes
 
 /// What a new password must satisfy: 8 to 72 bytes (bcrypt's input limit: refused above, never

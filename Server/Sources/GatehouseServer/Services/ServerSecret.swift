@@ -2,6 +2,9 @@ import Crypto
 import Foundation
 
 #if canImport(Glibc)
+import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

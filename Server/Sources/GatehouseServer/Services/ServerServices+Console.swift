@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// The console's parts, built from the same services (and flows) as the API.
 extension ServerServices {

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// The flows of device sessions, built with only the services they need.
 extension ServerServices {

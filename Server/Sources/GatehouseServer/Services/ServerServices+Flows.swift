@@ -1,4 +1,7 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
+import GatehouseWebAuthn
 
 /// Each flow, built with only the services it needs.
 extension ServerServices {

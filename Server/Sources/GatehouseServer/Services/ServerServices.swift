@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import Logging
 
 /// The app's wiring: the services made once at start. `buildRouter` builds each flow from them

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// Opens sessions inside a transaction and, once it has committed, signs the answer.
 ///

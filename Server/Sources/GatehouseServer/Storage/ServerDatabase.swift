@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+public import GatehouseStorage
 public import Logging
 import ServiceLifecycle
 

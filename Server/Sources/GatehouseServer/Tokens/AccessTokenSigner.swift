@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import JWTKit
 
 /// Signs access tokens with our signing key on the caller's thread: the token jwt-kit's

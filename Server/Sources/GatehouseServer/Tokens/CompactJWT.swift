@@ -1,3 +1,6 @@
+import GatehouseCore
+import GatehouseStorage
+
 /// A JWT in compact serialisation cut at its two dots, by bytes: the header, the claims and
 /// the signature, each still base64url text. Cutting by `Character`, as `String.split` does,
 /// walks grapheme clusters and cost more than the signature check in a profile of `GET /user`.

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// What a refresh-token grant does, decided from the session row, the presented token's counter
 /// and the clock alone: no I/O, so every rule is tested without a database (SwiftNIO's state

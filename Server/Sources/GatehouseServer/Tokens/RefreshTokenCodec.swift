@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// Refresh tokens that are never stored: `gh1_` + base64url(session id ‖ counter ‖ MAC), where
 /// MAC = HMAC-SHA-256(server secret, session id ‖ salt ‖ counter). The database keeps the

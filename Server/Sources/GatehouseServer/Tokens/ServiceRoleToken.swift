@@ -1,4 +1,6 @@
 public import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// `service_role` tokens for the admin API, made without running the server
 /// (`gatehouse-server admin-token`): each has a lifetime and a `jti`, and can be revoked.

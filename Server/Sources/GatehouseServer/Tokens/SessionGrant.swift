@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// A session granted inside a transaction, signed into tokens only after that transaction
 /// commits: signing takes no database lock, and nothing is signed for a grant that rolled back.

@@ -1,4 +1,7 @@
 public import Foundation
+import GatehouseCore
+import GatehouseServerSupport
+public import GatehouseStorage
 import JWTKit
 
 /// Offline key management for `gatehouse-server keys …`: rotation adds a new ES256 key that

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// Seals private signing keys before they reach the database, so that the database alone (a
 /// dump, a backup, a stolen `-wal`) signs nothing.

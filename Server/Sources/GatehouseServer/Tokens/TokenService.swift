@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import JWTKit
 
 /// Signs and verifies access tokens: ES256 with a `kid` by default (keys generated on first

@@ -1,3 +1,4 @@
+import GatehouseStorage
 import JWTKit
 
 /// The claims of an access token that a request's check reads: who, which session, which role,

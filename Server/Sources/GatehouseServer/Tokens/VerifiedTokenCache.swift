@@ -1,3 +1,5 @@
+import GatehouseServerSupport
+import GatehouseStorage
 import Synchronization
 
 /// Access tokens whose signature verified and whose claims decoded, by their whole text, so that

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseServerSupport
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseServer
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting

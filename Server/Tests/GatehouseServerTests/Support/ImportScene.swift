@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseServer
+import GatehouseServerSupport
+import GatehouseStorage
 import Testing
 
 /// A folder with an export in it, the suite's database for that folder (SQLite, or PostgreSQL

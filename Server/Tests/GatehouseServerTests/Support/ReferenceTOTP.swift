@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseServerSupport
 
 /// An authenticator app, written independently of the server's ``TOTPSecret``: RFC 4226's
 /// dynamic truncation over swift-crypto's HMAC-SHA-1, checked against RFC 6238's test vectors

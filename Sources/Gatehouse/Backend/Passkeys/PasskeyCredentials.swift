@@ -94,23 +94,3 @@ public struct Passkey: Sendable, Equatable, Identifiable {
         self.init(id: wire.id, name: wire.friendlyName, createdAt: wire.createdAt, lastUsedAt: wire.lastUsedAt)
     }
 }
-
-/// Unpadded base64url (RFC 4648 section 5), WebAuthn's spelling of bytes in JSON.
-public enum Base64URL {
-    /// `data` as unpadded base64url.
-    public static func string(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// The bytes of base64url text (padded or not), or `nil`.
-    public static func data(_ text: String?) -> Data? {
-        guard let text,
-            text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "=") })
-        else { return nil }
-        var base64 = text.replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "-", with: "+")
-            .replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64.append("=") }
-        return Data(base64Encoded: base64)
-    }
-}

@@ -6,6 +6,7 @@ import CryptoKit
 import Crypto
 #endif
 import Foundation
+import GatehouseCore
 
 /// A PKCE verifier and its S256 challenge (RFC 7636), which bind a sign-in's `auth_code` to the
 /// app that started it: the challenge goes to `/authorize`, the verifier only to the exchange

@@ -1,4 +1,5 @@
 public import Foundation
+import GatehouseCore
 
 /// One sign-in through a provider's page (GitHub, Google, an OpenID Connect provider…), from its
 /// start to the redirect back: the provider, the app's redirect URL with a fresh `state` in its

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseStorage
 import HTTPTypes
 
 /// `DELETE /user`: self-service deletion (``SensitiveAction/deleteAccount``): what the caller

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// A new e-mail address (`PUT /user` with `email`), as GoTrue's secure e-mail change: the address

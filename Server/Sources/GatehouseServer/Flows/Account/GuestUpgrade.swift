@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// A guest (anonymous user) becoming permanent through `PUT /user`, keeping its id.

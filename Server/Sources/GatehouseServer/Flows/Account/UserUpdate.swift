@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// `PUT /user`: password, metadata and e-mail address of the caller, applied in one transaction

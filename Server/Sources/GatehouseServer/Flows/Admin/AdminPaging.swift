@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseServerSupport
 import HTTPTypes
 
 /// The `page` and `per_page` of `GET /admin/users`: `page` from 1 to 1,000,000 and `per_page`

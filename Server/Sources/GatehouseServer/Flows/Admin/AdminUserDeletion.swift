@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// `DELETE /admin/users/{id}`: removes the user and, by cascade, its identities, sessions and
 /// codes; the same transaction queues the revocation of its Apple tokens (``AppleRevocationDelivery``).

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// `GET /admin/users` (a page by creation time, with the total) and `GET /admin/users/{id}`.

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// `PUT /admin/users/{id}`: changes address, password, confirmation, metadata or ban; a ban

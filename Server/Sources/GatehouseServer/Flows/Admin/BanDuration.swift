@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// An admin's `ban_duration`, read as GoTrue reads it (`time.ParseDuration`): `none` lifts a ban,
 /// a Go duration (`24h`, `1h30m`, `1.5h`, `90s`, `-1h`; units `ns`, `us` (or `µs`, `μs`), `ms`, `s`,

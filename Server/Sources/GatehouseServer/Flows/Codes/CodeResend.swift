@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// `POST /resend` for `signup` (to an unconfirmed address) and `email_change` (to the pending

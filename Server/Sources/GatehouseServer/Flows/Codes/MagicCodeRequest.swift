@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseStorage
 
 /// `POST /otp`: mails a sign-in code, creating the account first unless `create_user` is false
 /// or sign-ups are off. An unknown address that is not created gets the same answer and no mail.

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// `POST /recover`: mails a recovery code (a sign-in, after which `PUT /user` sets the new

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// `GET /reauthenticate`: mails the signed-in caller a code that `PUT /user` and

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// `DELETE /admin/users/{id}/sessions/{sid}`: an admin ends one session of a user at once; the

@@ -1,3 +1,5 @@
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// The label a session shows in `GET /user/sessions`: what the client said it is at sign-in.

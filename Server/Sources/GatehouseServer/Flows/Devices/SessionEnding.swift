@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// `DELETE /user/sessions/{id}`: the caller ends one of its own sessions at once; the next

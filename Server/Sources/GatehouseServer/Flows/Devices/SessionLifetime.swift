@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// When sessions end by themselves: ``lifetime`` after sign-in however active
 /// (`GATEHOUSE_SESSION_LIFETIME_DAYS`, GoTrue's `SESSIONS_TIMEBOX`), or ``inactivityTimeout``

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// `GET /user/sessions` and `GET /admin/users/{id}/sessions`: a user's sessions that have not
 /// ended, newest first, at most ``limit``. A user with a verified factor lists them only from an

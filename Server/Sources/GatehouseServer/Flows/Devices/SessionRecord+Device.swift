@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseStorage
 
 extension SessionRecord {
     /// The authenticator assurance level the session reached: `aal2` once a second factor's code

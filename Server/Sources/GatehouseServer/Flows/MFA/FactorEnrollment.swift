@@ -1,6 +1,8 @@
 import Foundation
 import GatehouseCore
 import GatehouseQR
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// `POST /factors`: a new, unverified authenticator-app factor with a fresh secret, its

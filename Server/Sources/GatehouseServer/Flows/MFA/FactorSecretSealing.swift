@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// Seals factor secrets under the server secret, as signing keys are (``SigningKeyVault``:
 /// AES-256-GCM under an HKDF-derived key), with the factor's id as authenticated data so that a

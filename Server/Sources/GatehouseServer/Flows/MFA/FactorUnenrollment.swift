@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// `DELETE /factors/{id}` and the admin's `DELETE /admin/users/{id}/factors/{fid}`: removes a

@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// The budgets of factor codes (`POST /factors/{id}/challenge` and `/verify`), kept so that no
 /// one can spend the owner's (`security.md` SA-4, SA-5):

@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// An authenticator app's shared secret and the codes it yields: RFC 6238 TOTP with SHA-1,
 /// 6 digits and 30 s steps, accepted one step either side of the server's clock.

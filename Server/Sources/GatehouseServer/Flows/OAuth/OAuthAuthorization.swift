@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// `GET /authorize?provider=…&redirect_to=…&scopes=…&code_challenge=…&code_challenge_method=…`

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// The addresses a sign-in's redirect goes to, as GoTrue writes them: the `auth_code` in the

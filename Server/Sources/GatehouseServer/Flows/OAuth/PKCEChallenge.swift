@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// An app's PKCE challenge (RFC 7636), as GoTrue takes it on `/authorize`, `/signup`, `/otp`,
 /// `/recover`, `/resend` and `PUT /user`: 43 to 128 characters of `[A-Za-z0-9._~-]`, with the

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// `POST /token?grant_type=pkce {auth_code, code_verifier}`: the app that started a flow with a

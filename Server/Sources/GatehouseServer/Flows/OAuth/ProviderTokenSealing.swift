@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// Seals a provider's access and refresh tokens into a flow until the app exchanges its code
 /// (``PKCEExchange``), under the server secret (``SigningKeyVault``: AES-256-GCM), with the flow's

@@ -1,5 +1,8 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
+import GatehouseWebAuthn
 import HTTPTypes
 
 /// Issues and consumes the challenges of passkey ceremonies: 32 random bytes, valid for five

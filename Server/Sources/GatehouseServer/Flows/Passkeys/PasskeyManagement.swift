@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// `GET /passkeys`, `PATCH /passkeys/{id}`, `DELETE /passkeys/{id}` for the caller, and

@@ -1,5 +1,8 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
+import GatehouseWebAuthn
 import HTTPTypes
 
 /// `POST /passkeys/registration/options` and `/verify`: a signed-in user adds a passkey

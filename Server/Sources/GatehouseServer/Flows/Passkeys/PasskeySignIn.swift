@@ -1,5 +1,8 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
+import GatehouseWebAuthn
 import HTTPTypes
 
 /// `POST /passkeys/authentication/options` and `/verify`: signs in with a discoverable

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 import HTTPTypes
 
 /// The rules that decide which account a provider's sign-in lands in (security.md ID-1, OWN-1),

@@ -1,5 +1,7 @@
 import Foundation
 import GatehouseCore
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// `POST /logout?scope=local|others|global`: ends the caller's session, its other sessions,
 /// or all of them (the default).

@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseServerSupport
 import HTTPTypes
 
 /// The sign-up switches and limits of ``ServerConfiguration`` that the sign-up flows apply.

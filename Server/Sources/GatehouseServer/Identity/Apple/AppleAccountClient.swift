@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 import Logging
 
 /// The server acting as the app's developer at Apple, when `GATEHOUSE_APPLE_TEAM_ID`,

@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// Seals Apple refresh tokens under the server secret, as factor secrets are
 /// (``SigningKeyVault``: AES-256-GCM under an HKDF-derived key), with the identity's id as

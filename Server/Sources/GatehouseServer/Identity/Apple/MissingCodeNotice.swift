@@ -1,3 +1,4 @@
+import GatehouseStorage
 import Logging
 import Synchronization
 

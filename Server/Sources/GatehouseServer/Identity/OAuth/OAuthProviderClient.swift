@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// A provider whose page signs people in through the browser (`GET /authorize` → the provider →
 /// `/callback`), as the server talks to it: an OpenID Connect provider (``OIDCProviderClient``:

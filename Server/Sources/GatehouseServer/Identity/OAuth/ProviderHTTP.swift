@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseStorage
 
 /// Requests to a sign-in provider (its discovery document, token endpoint and user endpoints): a
 /// seam like ``JWKSFetcher``, so tests can count or fail them. The live one is an

@@ -1,3 +1,4 @@
+import GatehouseStorage
 /// Why an SMTP delivery failed.
 public struct SMTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {

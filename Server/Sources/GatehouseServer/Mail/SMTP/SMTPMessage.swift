@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// An RFC 5322 plain-text message, rendered for the SMTP `DATA` command.
 struct SMTPMessage: Sendable {

@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// Growing delays after failed passwords, keyed by account and client network (an IPv4
 /// address, an IPv6 /64): 5 failures in a minute make the next try wait out the minute, 10 in

@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseServerSupport
+import GatehouseStorage
 
 /// Keys every limit by network rather than by address where that matters: an IPv6 client
 /// counts by its /64, which one subscriber holds whole, so rotating through its addresses

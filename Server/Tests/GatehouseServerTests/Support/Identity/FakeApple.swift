@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GatehouseServer
+import GatehouseServerSupport
 import HTTPTypes
 import Hummingbird
 import NIOCore

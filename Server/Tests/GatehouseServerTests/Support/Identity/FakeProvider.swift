@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import GatehouseServerSupport
 import HTTPTypes
 import Hummingbird
 import Logging

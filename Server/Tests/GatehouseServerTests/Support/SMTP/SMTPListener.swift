@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseServerSupport
 import NIOCore
 import NIOPosix
 import NIOSSL

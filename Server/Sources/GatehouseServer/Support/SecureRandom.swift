@@ -1,8 +1,0 @@
-/// Random bytes from the system's CSPRNG (`SystemRandomNumberGenerator`).
-enum SecureRandom {
-    /// `count` random bytes.
-    static func bytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    }
-}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A session's `amr` column: the JSON text ``JSONText/encode(_:)`` writes for `[AMREntry]`
+/// (`[{"method":"password","timestamp":1732000000}]`), read on every authenticated request.
+package enum AMRText {
+    /// The entries of `text`: the shape the server writes is read directly, anything else
+    /// (escapes, other spacing, other keys) by the JSON decoder; `[]` when unreadable.
+    package static func entries(_ text: String?) -> [AMREntry] {
+        guard let text else { return [] }
+        if let entries = plain(text) { return entries }
+        return (try? JSONText.decoder.decode([AMREntry].self, from: Data(text.utf8))) ?? []
+    }
+
+    /// `[` `{"method":"…","timestamp":…}` (`,` …)* `]` with a method of letters, digits, `_`
+    /// or `-` and a timestamp of at most 18 digits; `nil` for anything else.
+    package static func plain(_ text: String) -> [AMREntry]? {
+        var utf8 = text.utf8[...]
+        func take(_ literal: StaticString) -> Bool {
+            let count = literal.utf8CodeUnitCount
+            let matches = literal.withUTF8Buffer { utf8.starts(with: $0) }
+            if matches { utf8 = utf8.dropFirst(count) }
+            return matches
+        }
+        guard take("[") else { return nil }
+        var entries: [AMREntry] = []
+        if take("]") { return utf8.isEmpty ? entries : nil }
+        repeat {
+            guard take(#"{"method":""#) else { return nil }
+            let method = utf8.prefix(while: isMethodByte)
+            utf8 = utf8.dropFirst(method.count)
+            guard take(#"","timestamp":"#) else { return nil }
+            let negative = take("-")
+            let digits = utf8.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            guard !digits.isEmpty, digits.count <= 18, digits.count == 1 || digits.first != UInt8(ascii: "0") else {
+                return nil
+            }
+            utf8 = utf8.dropFirst(digits.count)
+            let magnitude = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+            guard take("}") else { return nil }
+            entries.append(
+                AMREntry(method: String(decoding: method, as: UTF8.self), timestamp: negative ? -magnitude : magnitude)
+            )
+        } while take(",")
+        guard take("]"), utf8.isEmpty else { return nil }
+        return entries
+    }
+
+    private static func isMethodByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default:
+            false
+        }
+    }
+}

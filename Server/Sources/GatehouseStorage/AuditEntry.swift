@@ -1,0 +1,30 @@
+public import Foundation
+import GatehouseServerSupport
+
+/// One audit-log line: who did what, from where. Never a secret.
+public struct AuditEntry: Sendable, Equatable {
+    public var at: Date
+    public var action: String
+    public var actorID: UUID?
+    public var ip: String?
+    public var detail: String?
+    /// The user the action was done to, when the actor is someone else (an operator banning a
+    /// user through the console: the operator acts, the user is the subject).
+    public var subjectID: UUID?
+
+    public init(
+        at: Date,
+        action: String,
+        actorID: UUID? = nil,
+        ip: String? = nil,
+        detail: String? = nil,
+        subjectID: UUID? = nil
+    ) {
+        self.at = at
+        self.action = action
+        self.actorID = actorID
+        self.ip = ip
+        self.detail = detail
+        self.subjectID = subjectID
+    }
+}

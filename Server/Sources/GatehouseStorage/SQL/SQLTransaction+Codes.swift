@@ -1,0 +1,68 @@
+package import Foundation
+import GatehouseCore
+import GatehouseServerSupport
+
+extension SQLTransaction {
+    package func upsertCode(_ code: CodeRecord) async throws {
+        _ = try await query(
+            """
+            INSERT INTO one_time_codes (user_id, purpose, code_hash, link_hash, email, expires_at, attempts, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, purpose) DO UPDATE SET code_hash = excluded.code_hash, link_hash = excluded.link_hash,
+            email = excluded.email, expires_at = excluded.expires_at, attempts = 0, created_at = excluded.created_at
+            """,
+            [
+                .text(code.userID.key), .text(code.purpose.rawValue), .text(code.codeHash), .text(code.linkHash),
+                .text(code.email.lowercased()), .float(code.expiresAt.timeIntervalSince1970), .integer(code.attempts),
+                .float(code.createdAt.timeIntervalSince1970),
+            ]
+        )
+    }
+
+    static let codeColumns = "user_id, purpose, code_hash, link_hash, email, expires_at, attempts, created_at"
+
+    package func code(userID: UUID, purpose: CodePurpose) async throws -> CodeRecord? {
+        try await query(
+            "SELECT \(Self.codeColumns) FROM one_time_codes WHERE user_id = ? AND purpose = ?",
+            [.text(userID.key), .text(purpose.rawValue)]
+        ).first.flatMap(code(from:))
+    }
+
+    package func code(linkHash: String) async throws -> CodeRecord? {
+        try await query("SELECT \(Self.codeColumns) FROM one_time_codes WHERE link_hash = ?", [.text(linkHash)])
+            .first.flatMap(code(from:))
+    }
+
+    package func countCodeAttempt(userID: UUID, purpose: CodePurpose, below limit: Int) async throws -> CodeRecord? {
+        try await query(
+            """
+            UPDATE one_time_codes SET attempts = attempts + 1
+            WHERE user_id = ? AND purpose = ? AND attempts < ?
+            RETURNING \(Self.codeColumns)
+            """,
+            [.text(userID.key), .text(purpose.rawValue), .integer(limit)]
+        ).first.flatMap(code(from:))
+    }
+
+    package func deleteCode(userID: UUID, purpose: CodePurpose) async throws {
+        _ = try await query(
+            "DELETE FROM one_time_codes WHERE user_id = ? AND purpose = ?",
+            [.text(userID.key), .text(purpose.rawValue)]
+        )
+    }
+
+    /// A code row; `nil` for a purpose this server does not know (never written by it).
+    package func code(from row: SQLRow) -> CodeRecord? {
+        guard let purpose = row.column("purpose")?.string.flatMap(CodePurpose.init(rawValue:)) else { return nil }
+        return CodeRecord(
+            userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
+            purpose: purpose,
+            codeHash: row.column("code_hash")?.string ?? "",
+            linkHash: row.column("link_hash")?.string ?? "",
+            email: row.column("email")?.string ?? "",
+            expiresAt: row.date("expires_at") ?? Date(timeIntervalSince1970: 0),
+            attempts: row.column("attempts")?.integer ?? 0,
+            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0)
+        )
+    }
+}

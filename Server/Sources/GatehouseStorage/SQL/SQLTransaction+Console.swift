@@ -1,0 +1,181 @@
+package import Foundation
+import GatehouseServerSupport
+
+/// The console's statements: operators, console sessions, the audit page and the address search.
+extension SQLTransaction {
+    package func isOperator(userID: UUID) async throws -> Bool {
+        !(try await query("SELECT 1 AS one FROM operators WHERE user_id = ?", [.text(userID.key)]).isEmpty)
+    }
+
+    package func hasOperators() async throws -> Bool {
+        !(try await query("SELECT 1 AS one FROM operators LIMIT 1")).isEmpty
+    }
+
+    package func operators() async throws -> [OperatorRecord] {
+        try await query(
+            """
+            SELECT user_id, granted_at, (SELECT email FROM users WHERE users.id = operators.user_id) AS email
+            FROM operators ORDER BY granted_at, user_id
+            """
+        )
+        .map {
+            OperatorRecord(
+                userID: UUID(text: $0.column("user_id")?.string ?? "") ?? UUID(),
+                email: $0.column("email")?.string,
+                grantedAt: $0.date("granted_at") ?? Date(timeIntervalSince1970: 0)
+            )
+        }
+    }
+
+    package func insertOperator(userID: UUID, at now: Date) async throws -> Bool {
+        !(try await query(
+            "INSERT INTO operators (user_id, granted_at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING RETURNING user_id",
+            [.text(userID.key), .float(now.timeIntervalSince1970)]
+        )).isEmpty
+    }
+
+    package func deleteOperator(userID: UUID) async throws -> (held: Bool, sessions: [UUID]) {
+        let held = !(try await query(
+            "DELETE FROM operators WHERE user_id = ? RETURNING user_id",
+            [.text(userID.key)]
+        )).isEmpty
+        let sessions = try await query(
+            "DELETE FROM console_sessions WHERE user_id = ? RETURNING session_id",
+            [.text(userID.key)]
+        )
+        return (held, sessions.compactMap { $0.column("session_id")?.string.flatMap(UUID.init(text:)) })
+    }
+
+    package func consoleSession(tokenHash: String) async throws -> ConsoleSessionRecord? {
+        try await query(
+            "SELECT token_hash, session_id, user_id, created_at, last_seen_at FROM console_sessions WHERE token_hash = ?",
+            [.text(tokenHash)]
+        )
+        .first.flatMap { row in
+            guard let session = row.column("session_id")?.string.flatMap(UUID.init(text:)),
+                let user = row.column("user_id")?.string.flatMap(UUID.init(text:))
+            else { return nil }
+            return ConsoleSessionRecord(
+                tokenHash: tokenHash,
+                sessionID: session,
+                userID: user,
+                createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
+                lastSeenAt: row.date("last_seen_at") ?? Date(timeIntervalSince1970: 0)
+            )
+        }
+    }
+
+    package func insertConsoleSession(_ session: ConsoleSessionRecord) async throws {
+        _ = try await query(
+            """
+            INSERT INTO console_sessions (token_hash, session_id, user_id, created_at, last_seen_at)
+            VALUES (?, ?, ?, ?, ?)
+            """,
+            [
+                .text(session.tokenHash), .text(session.sessionID.key), .text(session.userID.key),
+                .float(session.createdAt.timeIntervalSince1970), .float(session.lastSeenAt.timeIntervalSince1970),
+            ]
+        )
+    }
+
+    package func touchConsoleSession(tokenHash: String, at now: Date) async throws {
+        _ = try await query(
+            "UPDATE console_sessions SET last_seen_at = ? WHERE token_hash = ?",
+            [.float(now.timeIntervalSince1970), .text(tokenHash)]
+        )
+    }
+
+    package func deleteConsoleSession(tokenHash: String) async throws -> UUID? {
+        try await query("DELETE FROM console_sessions WHERE token_hash = ? RETURNING session_id", [.text(tokenHash)])
+            .first?.column("session_id")?.string.flatMap(UUID.init(text:))
+    }
+
+    /// Without a user, one walk of an index (`id`, or `action, id`, or `at`); with one, the
+    /// newest lines where the user acts and those where the user is the subject, each from its
+    /// own index (`actor_id, id` and `subject_id, id`), merged: an `OR` of the two columns
+    /// would walk the whole log.
+    package func auditEntries(matching audit: AuditQuery) async throws -> [NumberedAuditEntry] {
+        var conditions: [String] = []
+        var binds: [SQLValue] = []
+        if let action = audit.action {
+            conditions.append("action = ?")
+            binds.append(.text(action))
+        }
+        if let from = audit.from {
+            conditions.append("at >= ?")
+            binds.append(.float(from.timeIntervalSince1970))
+        }
+        if let until = audit.until {
+            conditions.append("at < ?")
+            binds.append(.float(until.timeIntervalSince1970))
+        }
+        if let before = audit.before {
+            conditions.append("id < ?")
+            binds.append(.integer(before))
+        }
+        let columns = "SELECT id, at, action, actor_id, ip, detail, subject_id FROM audit_log"
+        let rows: [SQLRow]
+        if let user = audit.user {
+            func side(_ column: String) -> String {
+                let filter = ([column + " = ?"] + conditions).joined(separator: " AND ")
+                return "SELECT id FROM (SELECT id FROM audit_log WHERE \(filter) ORDER BY id DESC LIMIT ?) AS \(column)_lines"
+            }
+            let sideBinds: [SQLValue] = [.text(user.key)] + binds + [.integer(audit.limit)]
+            rows = try await query(
+                "\(columns) WHERE id IN (\(side("actor_id")) UNION \(side("subject_id"))) ORDER BY id DESC LIMIT ?",
+                sideBinds + sideBinds + [.integer(audit.limit)]
+            )
+        } else {
+            let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            rows = try await query("\(columns)\(filter) ORDER BY id DESC LIMIT ?", binds + [.integer(audit.limit)])
+        }
+        return rows.map {
+            NumberedAuditEntry(
+                id: $0.column("id")?.integer ?? 0,
+                entry: AuditEntry(
+                    at: $0.date("at") ?? Date(timeIntervalSince1970: 0),
+                    action: $0.column("action")?.string ?? "",
+                    actorID: $0.column("actor_id")?.string.flatMap(UUID.init(text:)),
+                    ip: $0.column("ip")?.string,
+                    detail: $0.column("detail")?.string,
+                    subjectID: $0.column("subject_id")?.string.flatMap(UUID.init(text:))
+                )
+            )
+        }
+    }
+
+    package func dailyCounts(of actions: [String], since: Date) async throws -> [DailyCount] {
+        guard !actions.isEmpty else { return [] }
+        let day =
+            switch executor.dialect {
+            case .sqlite: "CAST(at / 86400 AS INTEGER)"
+            case .postgres: "CAST(FLOOR(at / 86400) AS BIGINT)"
+            }
+        let marks = Array(repeating: "?", count: actions.count).joined(separator: ", ")
+        return try await query(
+            """
+            SELECT \(day) AS day, action, COUNT(*) AS n FROM audit_log
+            WHERE at >= ? AND action IN (\(marks)) GROUP BY \(day), action
+            """,
+            [.float(since.timeIntervalSince1970)] + actions.map(SQLValue.text)
+        )
+        .map {
+            DailyCount(
+                day: $0.column("day")?.integer ?? 0,
+                action: $0.column("action")?.string ?? "",
+                count: $0.column("n")?.integer ?? 0
+            )
+        }
+    }
+
+    package func users(emailPrefix prefix: String, limit: Int) async throws -> [UserRecord] {
+        // A range of the address index: every address from the prefix up to the prefix followed
+        // by the highest character.
+        let low = prefix.lowercased()
+        return try await query(
+            "\(userSelect) WHERE email >= ? AND email < ? ORDER BY email LIMIT ?",
+            [.text(low), .text(low + "\u{10FFFF}"), .integer(limit)]
+        )
+        .map(user(from:))
+    }
+}

@@ -1,0 +1,89 @@
+package import Foundation
+import GatehouseCore
+import GatehouseServerSupport
+
+extension SQLTransaction {
+    static let identityColumns =
+        "id, user_id, provider, provider_id, email, identity_data, last_sign_in_at, created_at, updated_at"
+
+    package func identity(provider: String, subject: String) async throws -> IdentityRecord? {
+        try await query(
+            "SELECT \(Self.identityColumns) FROM identities WHERE provider = ? AND provider_id = ?",
+            [.text(provider), .text(subject)]
+        ).first.map(identity(from:))
+    }
+
+    package func insertIdentity(_ identity: IdentityRecord) async throws {
+        do {
+            _ = try await query(
+                "INSERT INTO identities (\(Self.identityColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                Self.identityBinds(identity)
+            )
+        } catch SQLError.uniqueViolation {
+            throw StorageError.duplicateIdentity
+        }
+    }
+
+    static func identityBinds(_ identity: IdentityRecord) -> [SQLValue] {
+        [
+            .text(identity.id.key), .text(identity.userID.key), .text(identity.provider),
+            .text(identity.subject), identity.email.map(SQLValue.text) ?? .null,
+            .text(JSONText.encode(identity.data)), .date(identity.lastSignInAt),
+            .float(identity.createdAt.timeIntervalSince1970), .float(identity.updatedAt.timeIntervalSince1970),
+        ]
+    }
+
+    package func updateIdentity(_ identity: IdentityRecord) async throws {
+        _ = try await query(
+            "UPDATE identities SET email = ?, identity_data = ?, last_sign_in_at = ?, updated_at = ? WHERE id = ?",
+            [
+                identity.email.map(SQLValue.text) ?? .null, .text(JSONText.encode(identity.data)),
+                .date(identity.lastSignInAt), .float(identity.updatedAt.timeIntervalSince1970), .text(identity.id.key),
+            ]
+        )
+    }
+
+    package func deleteIdentity(id: UUID, userID: UUID) async throws -> Bool {
+        !(try await query(
+            "DELETE FROM identities WHERE id = ? AND user_id = ? RETURNING id",
+            [.text(id.key), .text(userID.key)]
+        ).isEmpty)
+    }
+
+    package func consumeNonce(provider: String, hash: String, expiresAt: Date, now: Date) async throws -> Bool {
+        _ = try await query("DELETE FROM used_nonces WHERE expires_at < ?", [.date(now)])
+        let inserted = try await query(
+            """
+            INSERT INTO used_nonces (provider, nonce_hash, expires_at) VALUES (?, ?, ?)
+            ON CONFLICT (provider, nonce_hash) DO NOTHING RETURNING nonce_hash
+            """,
+            [.text(provider), .text(hash), .date(expiresAt)]
+        )
+        return !inserted.isEmpty
+    }
+
+    /// Identities from the `identities_json` column of a user read.
+    package static func identities(fromJSON text: String?) -> [IdentityRecord] {
+        JSONText.rows(text).map(IdentityRecord.init(row:))
+    }
+
+    package func identity(from row: SQLRow) -> IdentityRecord {
+        IdentityRecord(row: row)
+    }
+}
+
+extension IdentityRecord {
+    package init(row: SQLRow) {
+        self.init(
+            id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
+            userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
+            provider: row.column("provider")?.string ?? "",
+            subject: row.column("provider_id")?.string ?? "",
+            email: row.column("email")?.string,
+            data: JSONText.decode(row.column("identity_data")?.string),
+            lastSignInAt: row.date("last_sign_in_at"),
+            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
+            updatedAt: row.date("updated_at") ?? Date(timeIntervalSince1970: 0)
+        )
+    }
+}

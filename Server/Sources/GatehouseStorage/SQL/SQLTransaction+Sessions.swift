@@ -1,0 +1,126 @@
+package import Foundation
+import GatehouseCore
+import GatehouseServerSupport
+
+extension SQLTransaction {
+    package func insertSession(_ session: SessionRecord) async throws {
+        _ = try await query(
+            """
+            INSERT INTO sessions (id, user_id, salt, counter, created_at, refreshed_at, rotated_at, amr,
+                device, created_ip, refreshed_ip, refreshed_day)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(session.id.key), .text(session.userID.key), .text(session.salt), .integer(Int(session.counter)),
+                .float(session.createdAt.timeIntervalSince1970), .float(session.refreshedAt.timeIntervalSince1970),
+                .date(session.rotatedAt), .text(JSONText.encode(session.amr)),
+                session.device.map(SQLValue.text) ?? .null,
+                session.createdIP.map(SQLValue.text) ?? .null, session.refreshedIP.map(SQLValue.text) ?? .null,
+                .float(SessionRefreshDay.start(of: session.refreshedAt)),
+            ]
+        )
+    }
+
+    package func session(id: UUID) async throws -> SessionRecord? {
+        try await query(
+            "SELECT \(Self.sessionColumns) FROM sessions s WHERE s.id = ?",
+            [.text(id.key)]
+        ).first.map(session(from:))
+    }
+
+    package func sessionWithUser(id: UUID) async throws -> (SessionRecord, UserRecord)? {
+        let sql =
+            switch executor.dialect {
+            case .sqlite: Self.sqliteSessionWithUser
+            case .postgres: Self.postgresSessionWithUser
+            }
+        guard let row = try await query(sql, [.text(id.key)]).first else { return nil }
+        return (session(from: row), user(from: row))
+    }
+
+    static let sqliteSessionWithUser = sessionWithUserSelect(.sqlite)
+    static let postgresSessionWithUser = sessionWithUserSelect(.postgres)
+
+    static func sessionWithUserSelect(_ dialect: SQLDialect) -> String {
+        let qualified = userColumns.split(separator: ",").map {
+            "users." + $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return """
+            SELECT \(qualified.joined(separator: ", ")), \(dialect.identitiesJSON) AS identities_json,
+            \(dialect.factorsJSON) AS factors_json,
+            \(sessionColumns) FROM sessions s JOIN users ON users.id = s.user_id WHERE s.id = ?
+            """
+    }
+
+    /// Session columns, prefixed `s_` so that they can share a row with a user's.
+    static let sessionColumns = """
+        s.id AS s_id, s.user_id AS s_user_id, s.salt AS s_salt, s.counter AS s_counter, s.created_at AS s_created_at,
+        s.refreshed_at AS s_refreshed_at, s.rotated_at AS s_rotated_at, s.amr AS s_amr, s.device AS s_device,
+        s.created_ip AS s_created_ip, s.refreshed_ip AS s_refreshed_ip, s.aal AS s_aal, s.factor_id AS s_factor_id
+        """
+
+    package func session(from row: SQLRow) -> SessionRecord {
+        var session = SessionRecord(
+            id: UUID(text: row.column("s_id")?.string ?? "") ?? UUID(),
+            userID: UUID(text: row.column("s_user_id")?.string ?? "") ?? UUID(),
+            salt: row.column("s_salt")?.string ?? "",
+            counter: Int64(row.column("s_counter")?.integer ?? 0),
+            createdAt: row.date("s_created_at") ?? Date(timeIntervalSince1970: 0),
+            refreshedAt: row.date("s_refreshed_at") ?? Date(timeIntervalSince1970: 0),
+            rotatedAt: row.date("s_rotated_at"),
+            amr: AMRText.entries(row.column("s_amr")?.string),
+            device: row.column("s_device")?.string,
+            createdIP: row.column("s_created_ip")?.string,
+            refreshedIP: row.column("s_refreshed_ip")?.string
+        )
+        session.aal = row.column("s_aal")?.string ?? "aal1"
+        session.factorID = row.column("s_factor_id")?.string.flatMap(UUID.init(uuidString:))
+        return session
+    }
+
+    package func rotateSession(
+        id: UUID,
+        expectedCounter: Int64,
+        at now: Date,
+        from ip: String?,
+        audit: AuditEntry
+    ) async throws -> Bool {
+        let rotation: [SQLValue] = [
+            .float(now.timeIntervalSince1970), .float(now.timeIntervalSince1970), ip.map(SQLValue.text) ?? .null,
+            .float(SessionRefreshDay.start(of: now)), .text(id.key), .integer(Int(expectedCounter)),
+        ]
+        switch executor.dialect {
+        case .postgres:
+            // The audit line is inserted only from the row the update returns: one statement.
+            return !(try await query(Self.postgresRotation, rotation + Self.auditBinds(audit)).isEmpty)
+        case .sqlite:
+            guard !(try await query("\(Self.rotation) RETURNING counter", rotation).isEmpty) else { return false }
+            try await appendAudit(audit)
+            return true
+        }
+    }
+
+    private static let rotation = """
+        UPDATE sessions SET counter = counter + 1, rotated_at = ?, refreshed_at = ?, refreshed_ip = ?,
+            refreshed_day = ?
+        WHERE id = ? AND counter = ?
+        """
+
+    package static let postgresRotation = """
+        WITH rotated AS (\(rotation) RETURNING counter),
+        logged AS (\(auditInsert) SELECT ?, ?, ?, ?, ?, ? FROM rotated)
+        SELECT counter FROM rotated
+        """
+
+    package func deleteSession(id: UUID) async throws {
+        _ = try await query("DELETE FROM sessions WHERE id = ?", [.text(id.key)])
+    }
+
+    package func deleteSessions(userID: UUID, except: UUID?) async throws -> Int {
+        let rows = try await query(
+            "DELETE FROM sessions WHERE user_id = ? AND id != ? RETURNING id",
+            [.text(userID.key), .text(except?.key ?? "")]
+        )
+        return rows.count
+    }
+}
