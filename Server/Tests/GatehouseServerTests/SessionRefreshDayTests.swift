@@ -67,7 +67,7 @@ struct SessionRefreshDayTests {
                     expectedCounter: counter,
                     at: at,
                     from: "203.0.113.9",
-                    audit: AuditEntry(at: at, action: "token_refreshed", actorID: user.id)
+                    audit: AuditEntry(at: at, action: .tokenRefreshed, actorID: user.id)
                 )
                 #expect(won)
                 counter += 1
@@ -78,7 +78,7 @@ struct SessionRefreshDayTests {
                 expectedCounter: counter,
                 at: tomorrow,
                 from: nil,
-                audit: AuditEntry(at: tomorrow, action: "token_refreshed", actorID: user.id)
+                audit: AuditEntry(at: tomorrow, action: .tokenRefreshed, actorID: user.id)
             )
             let rows = try await (tx as! SQLTransaction).executor.rows(
                 """

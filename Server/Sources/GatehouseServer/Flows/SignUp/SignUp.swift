@@ -82,7 +82,7 @@ struct SignUp: Sendable {
                         in: tx,
                         now: now
                     )
-                    try await audit.record("user_repeated_signup", actor: existing.id, ip: ip, in: tx)
+                    try await audit.record(.userRepeatedSignUp, actor: existing.id, ip: ip, in: tx)
                     return .user(Self.lookalike(email: email, data: body.data ?? [:], now: now), mail)
                 }
                 var user = UserRecord.emailAccount(email, passwordHash: hash, metadata: body.data, now: now)
@@ -90,11 +90,11 @@ struct SignUp: Sendable {
                     user.emailConfirmedAt = now
                     user.lastSignInAt = now
                     try await tx.insertUser(user)
-                    try await audit.record("user_signedup", actor: user.id, ip: ip, in: tx)
+                    try await audit.record(.userSignedUp, actor: user.id, ip: ip, in: tx)
                     return .session(
                         try await sessions.open(
                             for: user,
-                            method: "password",
+                            method: .password,
                             device: body.device,
                             ip: ip,
                             in: tx,
@@ -112,7 +112,7 @@ struct SignUp: Sendable {
                     in: tx,
                     now: now
                 )
-                try await audit.record("user_signedup", actor: user.id, ip: ip, in: tx)
+                try await audit.record(.userSignedUp, actor: user.id, ip: ip, in: tx)
                 return .user(user.wire, mail)
             }
         } catch {

@@ -24,7 +24,7 @@ extension SQLTransaction {
         try await query(
             "SELECT \(Self.sessionColumns) FROM sessions s WHERE s.id = ?",
             [.text(id.key)]
-        ).first.map(session(from:))
+        ).first.map { try session(from: $0) }
     }
 
     func sessionWithUser(id: UUID) async throws -> (SessionRecord, UserRecord)? {
@@ -34,7 +34,7 @@ extension SQLTransaction {
             case .postgres: Self.postgresSessionWithUser
             }
         guard let row = try await query(sql, [.text(id.key)]).first else { return nil }
-        return (session(from: row), user(from: row))
+        return (try session(from: row), user(from: row))
     }
 
     static let sqliteSessionWithUser = sessionWithUserSelect(.sqlite)
@@ -58,7 +58,11 @@ extension SQLTransaction {
         s.created_ip AS s_created_ip, s.refreshed_ip AS s_refreshed_ip, s.aal AS s_aal, s.factor_id AS s_factor_id
         """
 
-    func session(from row: SQLRow) -> SessionRecord {
+    /// The session of `row` (``sessionColumns``).
+    ///
+    /// - Throws: ``StoredValueError`` when its `aal` or a method of its `amr` is not one this
+    ///   server knows, or its `amr` is not a list of methods.
+    func session(from row: SQLRow) throws -> SessionRecord {
         var session = SessionRecord(
             id: UUID(text: row.column("s_id")?.string ?? "") ?? UUID(),
             userID: UUID(text: row.column("s_user_id")?.string ?? "") ?? UUID(),
@@ -67,12 +71,16 @@ extension SQLTransaction {
             createdAt: row.date("s_created_at") ?? Date(timeIntervalSince1970: 0),
             refreshedAt: row.date("s_refreshed_at") ?? Date(timeIntervalSince1970: 0),
             rotatedAt: row.date("s_rotated_at"),
-            amr: AMRText.entries(row.column("s_amr")?.string),
+            amr: try AMRText.entries(row.column("s_amr")?.string),
             device: row.column("s_device")?.string,
             createdIP: row.column("s_created_ip")?.string,
             refreshedIP: row.column("s_refreshed_ip")?.string
         )
-        session.aal = row.column("s_aal")?.string ?? "aal1"
+        session.aal = try StoredValueError.decode(
+            row.column("s_aal")?.string,
+            as: AuthenticatorAssuranceLevel.self,
+            column: "sessions.aal"
+        )
         session.factorID = row.column("s_factor_id")?.string.flatMap(UUID.init(uuidString:))
         return session
     }
