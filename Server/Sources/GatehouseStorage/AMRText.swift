@@ -4,15 +4,39 @@ import Foundation
 /// (`[{"method":"password","timestamp":1732000000}]`), read on every authenticated request.
 package enum AMRText {
     /// The entries of `text`: the shape the server writes is read directly, anything else
-    /// (escapes, other spacing, other keys) by the JSON decoder; `[]` when unreadable.
-    package static func entries(_ text: String?) -> [AMREntry] {
+    /// (escapes, other spacing, other keys) by the JSON decoder; `[]` for no column.
+    ///
+    /// - Throws: ``StoredValueError`` when `text` is not a list of entries, or names a method
+    ///   this server does not know (never dropped: the session's tokens would lose it).
+    package static func entries(_ text: String?) throws -> [AMREntry] {
         guard let text else { return [] }
         if let entries = plain(text) { return entries }
-        return (try? JSONText.decoder.decode([AMREntry].self, from: Data(text.utf8))) ?? []
+        let stored: [StoredEntry]
+        do {
+            stored = try JSONText.decoder.decode([StoredEntry].self, from: Data(text.utf8))
+        } catch {
+            throw StoredValueError(column: column, value: text, expected: "a JSON list of methods and timestamps")
+        }
+        return try stored.map {
+            AMREntry(
+                method: try StoredValueError.decode($0.method, as: AuthenticationMethod.self, column: column),
+                timestamp: $0.timestamp,
+                provider: $0.provider
+            )
+        }
     }
 
-    /// `[` `{"method":"…","timestamp":…}` (`,` …)* `]` with a method of letters, digits, `_`
-    /// or `-` and a timestamp of at most 18 digits; `nil` for anything else.
+    private static let column = "sessions.amr"
+
+    /// An entry as stored, its method not yet checked.
+    private struct StoredEntry: Decodable {
+        package var method: String
+        package var timestamp: Int
+        package var provider: String?
+    }
+
+    /// `[` `{"method":"…","timestamp":…}` (`,` …)* `]` with a known method (of letters, digits,
+    /// `_` or `-`) and a timestamp of at most 18 digits; `nil` for anything else.
     package static func plain(_ text: String) -> [AMREntry]? {
         var utf8 = text.utf8[...]
         func take(_ literal: StaticString) -> Bool {
@@ -36,10 +60,10 @@ package enum AMRText {
             }
             utf8 = utf8.dropFirst(digits.count)
             let magnitude = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-            guard take("}") else { return nil }
-            entries.append(
-                AMREntry(method: String(decoding: method, as: UTF8.self), timestamp: negative ? -magnitude : magnitude)
-            )
+            guard take("}"), let known = AuthenticationMethod(rawValue: String(decoding: method, as: UTF8.self)) else {
+                return nil
+            }
+            entries.append(AMREntry(method: known, timestamp: negative ? -magnitude : magnitude))
         } while take(",")
         guard take("]"), utf8.isEmpty else { return nil }
         return entries

@@ -4,7 +4,8 @@ import GatehouseServerSupport
 /// One audit-log line: who did what, from where. Never a secret.
 public struct AuditEntry: Sendable, Equatable {
     public var at: Date
-    public var action: String
+    /// What was done (its text is the `action` column).
+    public var action: AuditAction
     public var actorID: UUID?
     public var ip: String?
     public var detail: String?
@@ -14,7 +15,7 @@ public struct AuditEntry: Sendable, Equatable {
 
     public init(
         at: Date,
-        action: String,
+        action: AuditAction,
         actorID: UUID? = nil,
         ip: String? = nil,
         detail: String? = nil,

@@ -51,13 +51,13 @@ public enum CodePurpose: String, Sendable, CaseIterable {
     }
 
     /// The `amr` method of a session a verified code of this purpose signs in.
-    package var signInMethod: String {
+    package var signInMethod: AuthenticationMethod {
         switch self {
-        case .signup: "email/signup"
-        case .magicLink, .reauthentication: "otp"
-        case .recovery: "recovery"
-        case .emailChange, .emailChangeCurrent: "email_change"
-        case .invite: "invite"
+        case .signup: .emailSignup
+        case .magicLink, .reauthentication: .otp
+        case .recovery: .recovery
+        case .emailChange, .emailChangeCurrent: .emailChange
+        case .invite: .invite
         }
     }
 }

@@ -56,7 +56,7 @@ public struct AuditQuery: Sendable, Equatable {
     /// Lines where this user is the actor or the subject.
     public var user: UUID?
     /// Lines of this action (`login`, `admin_user_modified`, …).
-    public var action: String?
+    public var action: AuditAction?
     /// Lines written at or after this time.
     public var from: Date?
     /// Lines written before this time.
@@ -67,7 +67,13 @@ public struct AuditQuery: Sendable, Equatable {
     public var limit: Int = 50
 
     /// A query of the lines that match every filter given.
-    public init(user: UUID? = nil, action: String? = nil, from: Date? = nil, until: Date? = nil, before: Int? = nil) {
+    public init(
+        user: UUID? = nil,
+        action: AuditAction? = nil,
+        from: Date? = nil,
+        until: Date? = nil,
+        before: Int? = nil
+    ) {
         self.user = user
         self.action = action
         self.from = from
@@ -81,12 +87,12 @@ public struct DailyCount: Sendable, Equatable {
     /// The day, as whole days since 1970-01-01 (UTC).
     public var day: Int
     /// The action counted (`login`, `login_failed`).
-    public var action: String
+    public var action: AuditAction
     /// How many lines.
     public var count: Int
 
     /// The count of `action` on `day`.
-    public init(day: Int, action: String, count: Int) {
+    public init(day: Int, action: AuditAction, count: Int) {
         self.day = day
         self.action = action
         self.count = count
@@ -107,7 +113,7 @@ public protocol ConsoleReader: Sendable {
     func auditEntries(matching query: AuditQuery) async throws -> [NumberedAuditEntry]
     /// Per day since `since`, how many audit lines each of `actions` has (the overview's chart),
     /// from the `at` index's range.
-    func dailyCounts(of actions: [String], since: Date) async throws -> [DailyCount]
+    func dailyCounts(of actions: [AuditAction], since: Date) async throws -> [DailyCount]
     /// Users whose address starts with `prefix` (from the address index), by address.
     func users(emailPrefix prefix: String, limit: Int) async throws -> [UserRecord]
 }

@@ -19,7 +19,7 @@ public struct FlowStateRecord: Sendable, Equatable {
     public var provider: String
     /// The `amr` method of the session the flow opens: `oauth`, `email/signup`, `otp`, `recovery`,
     /// `email_change`.
-    public var authenticationMethod: String
+    public var authenticationMethod: AuthenticationMethod
     /// Where the browser goes at the end (allowed by the redirect policy when the flow started).
     public var redirectTo: String
     /// The app's PKCE challenge; `nil` for the implicit flow (tokens in the redirect's fragment).
@@ -48,7 +48,7 @@ public struct FlowStateRecord: Sendable, Equatable {
         linkHash: String? = nil,
         authCodeHash: String? = nil,
         provider: String,
-        authenticationMethod: String,
+        authenticationMethod: AuthenticationMethod,
         redirectTo: String,
         codeChallenge: String? = nil,
         codeChallengeMethod: String? = nil,

@@ -26,7 +26,7 @@ public struct SessionRecord: Sendable, Equatable {
     /// The client address of the last refresh.
     public var refreshedIP: String?
     /// The assurance level: `aal1`, or `aal2` once a second factor was verified in it.
-    public var aal: String = "aal1"
+    public var aal: AuthenticatorAssuranceLevel = .aal1
     /// The factor an `aal2` session relied on (removing it drops the session to `aal1`).
     public var factorID: UUID?
 
@@ -59,13 +59,13 @@ public struct SessionRecord: Sendable, Equatable {
 
 /// One authentication method in the `amr` claim.
 public struct AMREntry: Codable, Sendable, Equatable {
-    public var method: String
+    public var method: AuthenticationMethod
     public var timestamp: Int
     /// The identity provider of an `oauth` entry (`apple`, `google`), as GoTrue writes it for
     /// SSO: Apple's notifications end the sessions Sign in with Apple opened.
     public var provider: String?
 
-    public init(method: String, timestamp: Int, provider: String? = nil) {
+    public init(method: AuthenticationMethod, timestamp: Int, provider: String? = nil) {
         self.method = method
         self.timestamp = timestamp
         self.provider = provider

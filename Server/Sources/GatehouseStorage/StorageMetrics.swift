@@ -2,7 +2,7 @@ import Metrics
 
 /// The storage layer's metrics (swift-metrics; exported with the server's others): how long
 /// write transactions take and how many a SQLite commit carries.
-enum StorageMetrics {
+package enum StorageMetrics {
     /// A write transaction's time as its caller saw it (on SQLite, including the wait for its batch).
     package static func transaction(_ database: String, duration: Duration, failed: Bool) {
         Metrics.Timer(
@@ -13,7 +13,7 @@ enum StorageMetrics {
     }
 
     /// How many transactions one SQLite commit carried.
-    static func groupCommitBatch(_ size: Int) {
+    package static func groupCommitBatch(_ size: Int) {
         Recorder(label: "gatehouse_db_group_commit_batch_size", aggregate: true).record(size)
     }
 }

@@ -16,7 +16,7 @@ struct AccessTokenSignerTests {
     static func claims(
         appMetadata: [String: JSONValue] = ["provider": "email", "providers": ["email"]],
         userMetadata: [String: JSONValue] = [:],
-        amr: [AMREntry] = [AMREntry(method: "password", timestamp: 1_795_700_000)],
+        amr: [AMREntry] = [AMREntry(method: .password, timestamp: 1_795_700_000)],
         sessionID: String? = "6f1c2d4e-1111-4a2b-9c3d-5e6f7a8b9c0d"
     ) -> AccessClaims {
         AccessClaims(
@@ -89,14 +89,14 @@ struct AccessTokenSignerTests {
             appMetadata: nested,
             userMetadata: ["deep": .object(["deeper": .object(["deepest": .string("end")])])],
             amr: [
-                AMREntry(method: "oauth", timestamp: 1_795_700_000, provider: "apple"),
-                AMREntry(method: "totp", timestamp: -1),
+                AMREntry(method: .oauth, timestamp: 1_795_700_000, provider: "apple"),
+                AMREntry(method: .totp, timestamp: -1),
             ]
         )
         full.nbf = 1_795_700_000
         full.jti = "4f6b1c0e-0000-4000-8000-000000000000"
         full.isAnonymous = true
-        full.aal = "aal2"
+        full.aal = .aal2
         let bare = Self.claims(appMetadata: [:], amr: [], sessionID: nil)
         for claims in [full, bare] {
             #expect(try Self.parsed(claims.json()) == Self.parsed(Self.jwtKitJSON(claims)))

@@ -31,7 +31,7 @@ struct AccountTakeoverTests {
             // Then: the attacker's password no longer signs in, and the audit log says why.
             #expect(try await client.signIn(Self.victim, Self.attackerPassword).errorCode == "invalid_credentials")
             let audit = try await harness.server.storage.transaction { try await $0.auditEntries(limit: 20) }
-            #expect(audit.contains { $0.action == "unproven_password_dropped" })
+            #expect(audit.contains { $0.action == .unprovenPasswordDropped })
         }
     }
 
@@ -287,7 +287,7 @@ struct AccountTakeoverTests {
             #expect(refused.errorCode == "invalid_credentials", sourceLocation: sourceLocation)
         }
         let audit = try await harness.server.storage.transaction { try await $0.auditEntries(limit: 50) }
-        #expect(audit.contains { $0.action == "unproven_password_dropped" }, sourceLocation: sourceLocation)
+        #expect(audit.contains { $0.action == .unprovenPasswordDropped }, sourceLocation: sourceLocation)
         let set = try await client.send(
             .put,
             "/user",

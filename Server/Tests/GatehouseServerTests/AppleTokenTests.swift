@@ -83,7 +83,7 @@ struct AppleTokenTests {
         // deletion's) keeps its row while it calls Apple, and no row is revoked twice.
         for _ in 0..<200 {
             let recorded = try await harness.server.storage.transaction { tx in
-                try await tx.auditEntries(limit: 100).filter { $0.action == "apple_token_revoked" }.count
+                try await tx.auditEntries(limit: 100).filter { $0.action == .appleTokenRevoked }.count
             }
             if recorded >= count, apple.revocations.filter(\.accepted).count >= count { return }
             try await harness.server.deliverAppleRevocations()
@@ -206,7 +206,7 @@ struct AppleTokenTests {
             #expect(revocation.clientID == Self.client)
             #expect(revocation.hint == "refresh_token")
             let audit = try await harness.server.storage.transaction { try await $0.auditEntries(limit: 20) }
-            #expect(audit.contains { $0.action == "apple_token_revoked" })
+            #expect(audit.contains { $0.action == .appleTokenRevoked })
             // Done once: later passes find nothing.
             #expect(try await harness.server.deliverAppleRevocations() == 0)
         }
@@ -226,8 +226,8 @@ struct AppleTokenTests {
             #expect(apple.revocations.filter(\.accepted).count == 1)
             #expect(try await client.get("/admin/users/\(userID)", bearer: admin).status == .notFound)
             let audit = try await harness.server.storage.transaction { try await $0.auditEntries(limit: 20) }
-            #expect(audit.filter { $0.action == "apple_token_revocation_failed" }.count == 2)
-            #expect(audit.contains { $0.action == "apple_token_revoked" })
+            #expect(audit.filter { $0.action == .appleTokenRevocationFailed }.count == 2)
+            #expect(audit.contains { $0.action == .appleTokenRevoked })
         }
     }
 

@@ -15,7 +15,7 @@ import Testing
 /// of a non-operator or at AAL1, a wrong typed confirmation: each refused, touching nothing.
 @Suite("Console account actions")
 struct ConsoleAccountActionTests {
-    static func line(_ harness: Harness, _ action: String, subject: UUID) async throws -> AuditEntry? {
+    static func line(_ harness: Harness, _ action: AuditAction, subject: UUID) async throws -> AuditEntry? {
         try await ConsoleActionTests.lines(harness, AuditQuery(user: subject, action: action)).first
     }
 
@@ -61,8 +61,8 @@ struct ConsoleAccountActionTests {
                     limit: 100
                 )
             }
-            #expect(!sessions.isEmpty && sessions.allSatisfy { $0.aal == "aal1" })
-            let line = try #require(try await Self.line(harness, "factor_deleted_by_admin", subject: user.id))
+            #expect(!sessions.isEmpty && sessions.allSatisfy { $0.aal == .aal1 })
+            let line = try #require(try await Self.line(harness, .factorDeletedByAdmin, subject: user.id))
             #expect(line.actorID == (try await Self.operatorID(harness, account)))
             #expect(line.subjectID == user.id && line.detail == factor.key)
             #expect(try await browser.get("\(page)?done=factor-removed").text.contains("The factor is removed"))
@@ -95,7 +95,7 @@ struct ConsoleAccountActionTests {
             let removed = try await browser.submit("\(page)/passkeys/\(mine.key)/remove", from: page)
             #expect(removed.status == .seeOther && removed.header("Location") == "\(page)?done=passkey-removed")
             #expect(try await Self.passkeys(harness, victim.id).isEmpty)
-            let line = try #require(try await Self.line(harness, "passkey_deleted", subject: victim.id))
+            let line = try #require(try await Self.line(harness, .passkeyDeleted, subject: victim.id))
             #expect(line.actorID == (try await Self.operatorID(harness, account)) && line.subjectID == victim.id)
             #expect(try await browser.get(page).text.contains("No passkey"))
         }
@@ -114,7 +114,7 @@ struct ConsoleAccountActionTests {
             let code = try await client.waitForCode(to: "victim@example.com", subject: subject)
             let after = try await browser.get("\(page)?done=recovery-sent")
             #expect(after.text.contains("A recovery code is on its way") && !after.text.contains(code))
-            let line = try #require(try await Self.line(harness, "recovery_sent", subject: victim.id))
+            let line = try #require(try await Self.line(harness, .recoverySent, subject: victim.id))
             #expect(line.actorID == (try await Self.operatorID(harness, account)) && line.subjectID == victim.id)
             // Again within the send spacing: the operator is told, and no second mail goes out.
             let again = try await browser.submit("\(page)/recovery", from: page)
@@ -154,7 +154,7 @@ struct ConsoleAccountActionTests {
                 await harness.mailer.sent.filter { $0.to == "pending@example.net" && $0.subject == subject }.count == 2
             )
             #expect(!(try await browser.get(page).text.contains(code)))
-            let line = try #require(try await Self.line(harness, "confirmation_resent", subject: pending.id))
+            let line = try #require(try await Self.line(harness, .confirmationResent, subject: pending.id))
             #expect(line.actorID == (try await Self.operatorID(harness, account)) && line.subjectID == pending.id)
             let confirmed = try await client.post(
                 "/verify",
@@ -169,7 +169,7 @@ struct ConsoleAccountActionTests {
             #expect(refused.status == .conflict && refused.text.contains("confirmed already"))
             try await client.waitForOutbox()
             #expect(await harness.mailer.sent.count == before)
-            #expect(try await Self.line(harness, "confirmation_resent", subject: victim.id) == nil)
+            #expect(try await Self.line(harness, .confirmationResent, subject: victim.id) == nil)
         }
     }
 
@@ -188,13 +188,13 @@ struct ConsoleAccountActionTests {
             )
             #expect(forged.status == .forbidden)
             #expect(try await storage.read { try await $0.user(id: victim.id) } != nil)
-            #expect(try await Self.line(harness, "admin_user_deleted", subject: victim.id) == nil)
+            #expect(try await Self.line(harness, .adminUserDeleted, subject: victim.id) == nil)
             // The address as typed by a person: another case, a space around it.
             let deleted = try await browser.submit("\(page)/delete", from: page, [("confirm", " Victim@Example.com ")])
             #expect(deleted.status == .seeOther && deleted.header("Location") == "/console/users?done=user-deleted")
             #expect(try await storage.read { try await $0.user(id: victim.id) } == nil)
             #expect(try await client.signIn("victim@example.com").status == .badRequest)
-            let line = try #require(try await Self.line(harness, "admin_user_deleted", subject: victim.id))
+            let line = try #require(try await Self.line(harness, .adminUserDeleted, subject: victim.id))
             #expect(line.actorID == (try await Self.operatorID(harness, account)) && line.subjectID == victim.id)
             #expect(try await browser.get("/console/users?done=user-deleted").text.contains("The account is deleted"))
             #expect(try await browser.get(page).status == .notFound)

@@ -25,7 +25,7 @@ struct ConsoleActionTests {
             #expect(try await client.refresh(device.string("refresh_token") ?? "").status == .badRequest)
             #expect(try await client.signIn("victim@example.com").errorCode == "user_banned")
             let op = try #require(try await harness.server.storage.read { try await $0.user(email: account.email) })
-            let line = try #require(try await Self.lines(harness, AuditQuery(user: victim.id, action: "admin_user_modified")).first)
+            let line = try #require(try await Self.lines(harness, AuditQuery(user: victim.id, action: .adminUserModified)).first)
             #expect(line.actorID == op.id && line.subjectID == victim.id)
             // An unknown period is refused; the offered ones are the admin API's durations.
             let odd = try await browser.submit("\(page)/ban", from: page, [("duration", "5y")])
@@ -54,13 +54,13 @@ struct ConsoleActionTests {
             #expect(try await client.refresh(phone.string("refresh_token") ?? "").status == .badRequest)
             let rotated = try await client.refresh(laptop.string("refresh_token") ?? "")
             #expect(rotated.status == .ok)
-            let line = try #require(try await Self.lines(harness, AuditQuery(user: victim.id, action: "session_ended")).first)
+            let line = try #require(try await Self.lines(harness, AuditQuery(user: victim.id, action: .sessionEnded)).first)
             #expect(line.detail == "console" && line.subjectID == victim.id)
             // All of them.
             let all = try await browser.submit("\(page)/sessions/end", from: page)
             #expect(all.status == .seeOther)
             #expect(try await client.refresh(rotated.string("refresh_token") ?? "").status == .badRequest)
-            #expect(try await Self.lines(harness, AuditQuery(user: victim.id, action: "sessions_ended")).count == 1)
+            #expect(try await Self.lines(harness, AuditQuery(user: victim.id, action: .sessionsEnded)).count == 1)
         }
     }
 
@@ -82,7 +82,7 @@ struct ConsoleActionTests {
                 #expect(retired.status == .seeOther)
                 #expect(try await SigningKeyAdmin.list(storage: harness.server.storage).count == after.count - 1)
             }
-            let lines = try await Self.lines(harness, AuditQuery(action: "signing_key_rotated"))
+            let lines = try await Self.lines(harness, AuditQuery(action: .signingKeyRotated))
             #expect(lines.first?.actorID != nil)
         }
     }

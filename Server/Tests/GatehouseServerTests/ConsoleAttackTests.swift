@@ -105,7 +105,7 @@ struct ConsoleAttackTests {
             // And the revoked one cannot sign in again: the wrong-password answer.
             let again = try await ConsoleVisitor(client).signIn(account.email, code: account.code(harness.clock))
             #expect(again.status == .badRequest)
-            let lines = try await harness.server.storage.read { try await $0.auditEntries(matching: AuditQuery(action: "operator_revoked")) }
+            let lines = try await harness.server.storage.read { try await $0.auditEntries(matching: AuditQuery(action: .operatorRevoked)) }
             #expect(lines.count == 1)
         }
     }

@@ -67,7 +67,7 @@ struct ConsoleSignInTests {
                 }
             )
             let session = try #require(try await harness.server.storage.read { try await $0.session(id: record.sessionID) })
-            #expect(session.aal == "aal2" && session.device == ConsoleSignIn.device)
+            #expect(session.aal == .aal2 && session.device == ConsoleSignIn.device)
             // The database holds the token's hash only.
             #expect(!(try await harness.databaseText()).contains(token))
         }

@@ -422,7 +422,7 @@ struct IDTokenTests {
             }
             #expect(rows.0 == nil && rows.1 == nil && rows.2 == nil, "no user, identity or session row remains")
             let audit = try await harness.server.storage.transaction { try await $0.auditEntries(limit: 5) }
-            #expect(audit.contains { $0.action == "user_deleted" && $0.actorID?.uuidString.lowercased() == userID })
+            #expect(audit.contains { $0.action == .userDeleted && $0.actorID?.uuidString.lowercased() == userID })
             let again = try await Self.signIn(client, apple, at: now, subject: "apple-gone", email: "gone@example.com")
             #expect(again.status == .ok)
             #expect(again.user["id"] as? String != userID, "a new account, nothing left of the old")

@@ -184,7 +184,7 @@ struct MailOutboxTests {
         }
         #expect(try await scene.depth() == 0)
         #expect(passes > 10 && passes < 20, "about an hour of 5-minute retries (\(passes) passes)")
-        #expect(try await scene.audit().contains { $0.action == "mail_abandoned" })
+        #expect(try await scene.audit().contains { $0.action == .mailAbandoned })
         await scene.close()
     }
 
@@ -195,7 +195,7 @@ struct MailOutboxTests {
         let pass = try await scene.sender.deliver()
         #expect(pass.givenUp == 1)
         #expect(try await scene.depth() == 0)
-        let entry = try #require(try await scene.audit().first { $0.action == "mail_rejected" })
+        let entry = try #require(try await scene.audit().first { $0.action == .mailRejected })
         #expect(entry.actorID == scene.userID)
         let detail = try #require(entry.detail)
         #expect(detail.contains("550"))

@@ -55,7 +55,7 @@ struct OperatorCommandTests {
                 try await reader.session(id: session.id)
             )
         }
-        #expect(lines.map(\.action) == ["operator_revoked", "operator_granted"])
+        #expect(lines.map(\.action) == [.operatorRevoked, .operatorGranted])
         #expect(lines.allSatisfy { $0.subjectID == ada.id })
         #expect(console == nil && row == nil, "the revoke ended the console session and its session row")
         try await reopened.server.storage.close()

@@ -48,7 +48,7 @@ struct PasskeyInteropTests {
                 )
             }
             let entries = try await harness.server.storage.read { try await $0.auditEntries(limit: 10_000) }
-            let flagged = entries.filter { $0.action == "passkey_sign_count_regressed" }
+            let flagged = entries.filter { $0.action == .passkeySignCountRegressed }
             // The regressed counter, and the loser of the clone's race, each recorded once.
             #expect(flagged.count == 2)
             let regressed = flagged.filter { $0.actorID?.uuidString.lowercased() == user("regressed-user") }

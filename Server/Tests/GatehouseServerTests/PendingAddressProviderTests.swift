@@ -36,7 +36,7 @@ struct PendingAddressProviderTests {
                 try await client.signIn("ada@example.com", "attacker chosen phrase").errorCode == "invalid_credentials"
             )
             let audit = try await harness.server.storage.transaction { try await $0.auditEntries(limit: 20) }
-            #expect(audit.contains { $0.action == "unproven_password_dropped" })
+            #expect(audit.contains { $0.action == .unprovenPasswordDropped })
         }
     }
 }

@@ -162,7 +162,7 @@ struct ProtocolTests {
             _ = try await client.post("/logout", bearer: session.string("access_token"))
             let actions = Set(try await storage.transaction { try await $0.auditEntries(limit: 50) }.map(\.action))
             #expect(
-                actions.isSuperset(of: ["user_signedup", "verified", "login_failed", "token_refreshed", "logout"]),
+                actions.isSuperset(of: [.userSignedUp, .verified, .loginFailed, .tokenRefreshed, .logout]),
                 "\(actions)"
             )
         }

@@ -63,7 +63,7 @@ struct RefreshAndLogoutTests {
             #expect(try await client.refresh(child).status == .ok, "exactly one live token, and it works")
             // One audit line per rotation that won: the fifty made one, the child's refresh another.
             let audit = try await harness.server.storage.read { try await $0.auditEntries(limit: 500) }
-            #expect(audit.filter { $0.action == "token_refreshed" }.count == 2)
+            #expect(audit.filter { $0.action == .tokenRefreshed }.count == 2)
         }
     }
 

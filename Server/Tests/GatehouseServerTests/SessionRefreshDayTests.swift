@@ -68,7 +68,7 @@ struct SessionRefreshDayTests {
                     expectedCounter: counter,
                     at: at,
                     from: "203.0.113.9",
-                    audit: AuditEntry(at: at, action: "token_refreshed", actorID: user.id)
+                    audit: AuditEntry(at: at, action: .tokenRefreshed, actorID: user.id)
                 )
                 #expect(won)
                 counter += 1
@@ -79,7 +79,7 @@ struct SessionRefreshDayTests {
                 expectedCounter: counter,
                 at: tomorrow,
                 from: nil,
-                audit: AuditEntry(at: tomorrow, action: "token_refreshed", actorID: user.id)
+                audit: AuditEntry(at: tomorrow, action: .tokenRefreshed, actorID: user.id)
             )
             let rows = try await (tx as! SQLTransaction).executor.rows(
                 """

@@ -231,7 +231,7 @@ struct StatementPlanTests {
                 expectedCounter: 0,
                 at: now,
                 from: "::1",
-                audit: AuditEntry(at: now, action: "token_refreshed", actorID: user.id, ip: "::1")
+                audit: AuditEntry(at: now, action: .tokenRefreshed, actorID: user.id, ip: "::1")
             )
             try await tx.lockFactors(userID: user.id)
             try await tx.insertFactor(factor)
@@ -241,7 +241,7 @@ struct StatementPlanTests {
             _ = try await tx.countChallengeAttempt(id: challenge.id, below: 5)
             _ = try await tx.deleteChallenge(id: challenge.id)
             _ = try await tx.elevateSession(id: session.id, factorID: factor.id, amr: [], at: now)
-            try await tx.addSessionMethod(AMREntry(method: "passkey", timestamp: 0), sessionID: session.id)
+            try await tx.addSessionMethod(AMREntry(method: .passkey, timestamp: 0), sessionID: session.id)
             try await tx.downgradeSessions(factorID: factor.id)
             try await tx.deleteUnverifiedFactors(userID: user.id, createdBefore: now)
             _ = try await tx.deleteFactor(id: factor.id, userID: user.id)
@@ -259,7 +259,7 @@ struct StatementPlanTests {
             _ = try await tx.consumeWebAuthnChallenge(id: webAuthn.id, kind: .registration, userID: user.id)
             _ = try await tx.consumeWebAuthnChallenge(id: webAuthn.id, kind: .authentication, userID: nil)
             try await tx.revokeToken(jti: "calls", at: now)
-            try await tx.appendAudit(AuditEntry(at: now, action: "calls"))
+            try await tx.appendAudit(AuditEntry(at: now, action: AuditAction(rawValue: "calls")))
             // The console's (issue 37).
             _ = try await tx.insertOperator(userID: user.id, at: now)
             try await tx.insertConsoleSession(
@@ -296,10 +296,10 @@ struct StatementPlanTests {
             _ = try await reader.operators()
             _ = try await reader.consoleSession(tokenHash: "calls")
             _ = try await reader.users(emailPrefix: "call", limit: 10)
-            _ = try await reader.dailyCounts(of: ["login", "login_failed"], since: now)
+            _ = try await reader.dailyCounts(of: [.login, .loginFailed], since: now)
             for query in [
-                AuditQuery(), AuditQuery(before: 10), AuditQuery(user: user.id), AuditQuery(action: "login"),
-                AuditQuery(user: user.id, action: "login", before: 10), AuditQuery(from: now, until: now),
+                AuditQuery(), AuditQuery(before: 10), AuditQuery(user: user.id), AuditQuery(action: .login),
+                AuditQuery(user: user.id, action: .login, before: 10), AuditQuery(from: now, until: now),
             ] {
                 _ = try await reader.auditEntries(matching: query)
             }

@@ -92,7 +92,7 @@ struct StorageSweepTests {
             }
             for age in [91, 89] {
                 try await tx.appendAudit(
-                    AuditEntry(at: now.addingTimeInterval(Double(-age) * 86_400), action: "age \(age)", actorID: nil)
+                    AuditEntry(at: now.addingTimeInterval(Double(-age) * 86_400), action: AuditAction(rawValue: "age \(age)"), actorID: nil)
                 )
             }
             try await tx.insertSession(endedSession)
@@ -103,7 +103,7 @@ struct StorageSweepTests {
                     FlowStateRecord(
                         stateHash: Hex.sha256(state),
                         provider: "github",
-                        authenticationMethod: "oauth",
+                        authenticationMethod: .oauth,
                         redirectTo: "https://app.example.com",
                         createdAt: expires.addingTimeInterval(-600),
                         expiresAt: expires
@@ -129,7 +129,7 @@ struct StorageSweepTests {
                 try await reader.challenge(id: liveChallenge.id, factorID: factor.id) != nil,
                 try await reader.challenge(id: deadChallenge.id, factorID: factor.id) == nil,
                 try await reader.session(id: liveSession.id) != nil,
-                try await reader.auditEntries(limit: 10).map(\.action) == ["age 89"],
+                try await reader.auditEntries(limit: 10).map(\.action.rawValue) == ["age 89"],
             ]
         }
         #expect(kept == Array(repeating: true, count: 7), "\(kept)")
@@ -183,15 +183,15 @@ struct StorageSweepTests {
         try await harness.server.storage.transaction { tx in
             for index in 0..<1_234 {
                 try await tx.appendAudit(
-                    AuditEntry(at: now.addingTimeInterval(-11 * 86_400), action: "old \(index)", actorID: nil)
+                    AuditEntry(at: now.addingTimeInterval(-11 * 86_400), action: AuditAction(rawValue: "old \(index)"), actorID: nil)
                 )
             }
-            try await tx.appendAudit(AuditEntry(at: now.addingTimeInterval(-9 * 86_400), action: "kept", actorID: nil))
+            try await tx.appendAudit(AuditEntry(at: now.addingTimeInterval(-9 * 86_400), action: AuditAction(rawValue: "kept"), actorID: nil))
         }
         let swept = try await harness.server.sweep([.oldAuditEntries])
         #expect(swept[.oldAuditEntries] == 1_234)
         #expect(
-            try await harness.server.storage.read { try await $0.auditEntries(limit: 10) }.map(\.action) == ["kept"]
+            try await harness.server.storage.read { try await $0.auditEntries(limit: 10) }.map(\.action.rawValue) == ["kept"]
         )
         try await harness.server.storage.close()
     }
@@ -202,7 +202,7 @@ struct StorageSweepTests {
         let now = harness.clock.now()
         try await harness.server.storage.transaction { tx in
             try await tx.appendAudit(
-                AuditEntry(at: now.addingTimeInterval(-4_000 * 86_400), action: "ancient", actorID: nil)
+                AuditEntry(at: now.addingTimeInterval(-4_000 * 86_400), action: AuditAction(rawValue: "ancient"), actorID: nil)
             )
         }
         #expect(try await harness.server.sweep()[.oldAuditEntries] == 0)

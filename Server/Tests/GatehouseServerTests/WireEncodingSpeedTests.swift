@@ -135,26 +135,49 @@ struct WireEncodingSpeedTests {
 
     @Test func amrTextReadsWhatTheServerWritesAndTheDecoderReadsTheRest() throws {
         let lists: [[AMREntry]] = [
-            [], [AMREntry(method: "password", timestamp: 1_732_000_000)],
-            [AMREntry(method: "anonymous", timestamp: 0), AMREntry(method: "totp", timestamp: -5)],
-            [AMREntry(method: "oauth_apple-2", timestamp: 999_999_999_999)],
+            [], [AMREntry(method: .password, timestamp: 1_732_000_000)],
+            [AMREntry(method: .anonymous, timestamp: 0), AMREntry(method: .totp, timestamp: -5)],
+            [AMREntry(method: .emailChange, timestamp: 999_999_999_999)],
         ]
         for list in lists {
             let text = JSONText.encode(list)
             #expect(AMRText.plain(text) == list, "\(text)")
-            #expect(AMRText.entries(text) == list)
+            #expect(try AMRText.entries(text) == list)
         }
-        // Anything else goes to the decoder, which reads it or gives nothing.
-        let other = #"[{"timestamp":5,"method":"p\u0061ss"}]"#
+        // Every method the server writes reads back, through either path (`email/signup`'s
+        // slash and a provider go to the decoder).
+        for method in AuthenticationMethod.allCases {
+            let list = [
+                AMREntry(method: method, timestamp: 7), AMREntry(method: method, timestamp: 8, provider: "apple"),
+            ]
+            #expect(try AMRText.entries(JSONText.encode(list)) == list, "\(method)")
+        }
+        // Anything else goes to the decoder, which reads it or throws.
+        let other = #"[{"timestamp":5,"method":"p\u0061ssword"}]"#
         #expect(AMRText.plain(other) == nil)
-        #expect(AMRText.entries(other) == [AMREntry(method: "pass", timestamp: 5)])
+        #expect(try AMRText.entries(other) == [AMREntry(method: .password, timestamp: 5)])
         for broken in [
-            "", "[", "[{}]", #"[{"method":"a","timestamp":01}]"#, #"[{"method":"a","timestamp":1}]x"#, "nope",
+            "", "[", "[{}]", #"[{"method":"otp","timestamp":01}]"#, #"[{"method":"otp","timestamp":1}]x"#, "nope",
         ] {
             #expect(AMRText.plain(broken) == nil, "\(broken)")
-            #expect(AMRText.entries(broken) == [], "\(broken)")
+            #expect(throws: StoredValueError.self, "\(broken)") { try AMRText.entries(broken) }
         }
-        #expect(AMRText.entries(nil) == [])
+        #expect(try AMRText.entries(nil) == [])
+    }
+
+    /// A method this server does not write is an error naming the column and the value, on
+    /// both paths: never dropped from the session (its tokens would lose it) nor replaced.
+    @Test func amrTextRefusesAnUnknownMethod() {
+        let unknown = [
+            (#"[{"method":"web3","timestamp":1}]"#, "web3"),
+            (#"[{"method":"otp","timestamp":1},{"method":"sso/saml","timestamp":2}]"#, "sso/saml"),
+        ]
+        for (text, method) in unknown {
+            #expect(AMRText.plain(text) == nil)
+            let error = #expect(throws: StoredValueError.self) { try AMRText.entries(text) }
+            #expect(error?.column == "sessions.amr")
+            #expect(error?.value == method)
+        }
     }
 
     @Test func canonicalBase64URLDecodesAsTheGeneralDecoder() {

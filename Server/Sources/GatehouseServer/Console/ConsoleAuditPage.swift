@@ -13,7 +13,7 @@ struct ConsoleAuditPage: Sendable {
         if let text = form[.user] {
             if let id = UUID(text: text) { query.user = id } else { problems.append("The user must be a user id.") }
         }
-        query.action = form[.action].map { String($0.prefix(64)) }
+        query.action = form[.action].map { AuditAction(rawValue: String($0.prefix(64))) }
         query.from = form[.from].flatMap(Self.day)
         query.until = form[.until].flatMap(Self.day).map { $0.addingTimeInterval(86_400) }
         if form[.from] != nil && query.from == nil { problems.append("From must be a date (YYYY-MM-DD).") }
@@ -51,7 +51,7 @@ struct ConsoleAuditPage: Sendable {
         guard !entries.isEmpty else { return "<p class=\"empty\">No line matches: widen the filters or the time range.</p>" }
         let rows: [HTML] = entries.map { line in
             """
-            <tr><td>\(ConsoleLayout.time(line.entry.at))</td><td>\(line.entry.action)</td>
+            <tr><td>\(ConsoleLayout.time(line.entry.at))</td><td>\(line.entry.action.rawValue)</td>
             <td>\(link(line.entry.actorID))</td><td>\(link(line.entry.subjectID))</td>
             <td>\(line.entry.ip)</td><td class="mono">\(line.entry.detail)</td></tr>
             """

@@ -12,9 +12,17 @@ struct ConsoleOverviewPage: Sendable {
     static let days = 30
 
     /// The two series of the chart, each with its colour class.
-    enum Series: String, CaseIterable {
-        case signIns = "login"
-        case failed = "login_failed"
+    enum Series: CaseIterable {
+        case signIns
+        case failed
+
+        /// The audit lines the series counts.
+        var action: AuditAction {
+            switch self {
+            case .signIns: .login
+            case .failed: .loginFailed
+            }
+        }
 
         var label: String {
             switch self {
@@ -34,7 +42,7 @@ struct ConsoleOverviewPage: Sendable {
                 try await reader.sessionCount(),
                 try await reader.mailOutboxDepth(),
                 try await reader.dailyCounts(
-                    of: Series.allCases.map(\.rawValue),
+                    of: Series.allCases.map(\.action),
                     since: Date(timeIntervalSince1970: Double(first) * 86_400)
                 )
             )
@@ -42,7 +50,7 @@ struct ConsoleOverviewPage: Sendable {
         var perDay: [Series: [Int]] = [:]
         for series in Series.allCases {
             var values = Array(repeating: 0, count: Self.days)
-            for count in counts where count.action == series.rawValue && count.day >= first && count.day <= today {
+            for count in counts where count.action == series.action && count.day >= first && count.day <= today {
                 values[count.day - first] += count.count
             }
             perDay[series] = values
@@ -76,13 +84,13 @@ struct ConsoleOverviewPage: Sendable {
                 let x = day * slot + index * (slot / 2)
                 bars.append(
                     """
-                    <rect class="\(series.rawValue)" x="\(x)" y="\(height - barHeight)" width="\(slot / 2 - 1)" height="\(barHeight)"><title>\(series.label): \(value)</title></rect>
+                    <rect class="\(series.action.rawValue)" x="\(x)" y="\(height - barHeight)" width="\(slot / 2 - 1)" height="\(barHeight)"><title>\(series.label): \(value)</title></rect>
                     """
                 )
             }
         }
         let total = Series.allCases.map { series -> HTML in
-            "<li><span class=\"key \(series.rawValue)\"></span>\(series.label): \((perDay[series] ?? []).reduce(0, +))</li>"
+            "<li><span class=\"key \(series.action.rawValue)\"></span>\(series.label): \((perDay[series] ?? []).reduce(0, +))</li>"
         }
         let start = ConsoleLayout.day(first)
         let end = ConsoleLayout.day(first + days - 1)

@@ -30,7 +30,7 @@ struct ConsoleSessions: Sendable {
             else { return nil }
             return (session, user, try await reader.isOperator(userID: user.id))
         }
-        guard let (session, user, isOperator) = found, isOperator, session.aal == "aal2",
+        guard let (session, user, isOperator) = found, isOperator, session.aal == .aal2,
             !lifetime.hasEnded(session, at: now), !user.isBanned(at: now)
         else { return nil }
         try await storage.autocommit { tx in try await tx.touchConsoleSession(tokenHash: hash, at: now) }
@@ -44,7 +44,7 @@ struct ConsoleSessions: Sendable {
             guard let console = try await tx.consoleSession(tokenHash: hash) else { return }
             _ = try await tx.deleteConsoleSession(tokenHash: hash)
             try await tx.deleteSession(id: console.sessionID)
-            try await audit.record(ConsoleAuditAction.signedOut.rawValue, actor: console.userID, ip: ip, in: tx)
+            try await audit.record(.consoleSignedOut, actor: console.userID, ip: ip, in: tx)
         }
     }
 }

@@ -87,11 +87,11 @@ struct ConsoleSignIn: Sendable {
         )
         try await storage.transaction { tx in
             // The session must still be there and at AAL2 (ended or downgraded meanwhile: refused).
-            guard let session = try await tx.session(id: record.sessionID), session.aal == "aal2" else {
+            guard let session = try await tx.session(id: record.sessionID), session.aal == .aal2 else {
                 throw Refusal.wrongCode
             }
             try await tx.insertConsoleSession(record)
-            try await audit.record(ConsoleAuditAction.signedIn.rawValue, actor: record.userID, ip: ip, in: tx)
+            try await audit.record(.consoleSignedIn, actor: record.userID, ip: ip, in: tx)
         }
         return token
     }
@@ -101,7 +101,7 @@ struct ConsoleSignIn: Sendable {
         try await storage.transaction { tx in
             try await tx.deleteSession(id: caller.session.id)
             try await audit.record(
-                ConsoleAuditAction.signInRefused.rawValue,
+                .consoleSignInRefused,
                 actor: caller.user.id,
                 ip: ip,
                 detail: reason,

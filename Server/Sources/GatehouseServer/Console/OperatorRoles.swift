@@ -39,7 +39,7 @@ public enum OperatorRoles {
                 throw RoleError(email: address, reason: .unchanged)
             }
             try await tx.appendAudit(
-                AuditEntry(at: now, action: ConsoleAuditAction.operatorGranted.rawValue, subjectID: user.id)
+                AuditEntry(at: now, action: .operatorGranted, subjectID: user.id)
             )
         }
     }
@@ -56,7 +56,7 @@ public enum OperatorRoles {
             guard held else { throw RoleError(email: address, reason: .unchanged) }
             for session in sessions { try await tx.deleteSession(id: session) }
             try await tx.appendAudit(
-                AuditEntry(at: now, action: ConsoleAuditAction.operatorRevoked.rawValue, subjectID: user.id)
+                AuditEntry(at: now, action: .operatorRevoked, subjectID: user.id)
             )
         }
     }

@@ -133,7 +133,7 @@ struct MailSender: Service {
             body = try sealing.open(row.sealedBody, to: row.recipient)
         } catch {
             // Sealed under another server secret: no retry can open it.
-            return await settle(row, .givenUp(audit: "mail_rejected", why: "cannot be opened with this server secret"))
+            return await settle(row, .givenUp(audit: .mailRejected, why: "cannot be opened with this server secret"))
         }
         let mail = Mail(to: row.recipient, subject: row.subject, body: body)
         let started = ContinuousClock.now
@@ -150,7 +150,7 @@ struct MailSender: Service {
         if (failure as? any MailDeliveryError)?.isPermanent == true {
             AuthMetrics.mail(.rejected, duration: duration)
             logger.error("Mail rejected; given up", metadata: ["mail.subject": .string(mail.subject), "mail.failure": .string(why)])
-            return await settle(row, .givenUp(audit: "mail_rejected", why: why))
+            return await settle(row, .givenUp(audit: .mailRejected, why: why))
         }
         let retryUntil = row.createdAt.addingTimeInterval(settings.retryFor)
         let next = now().addingTimeInterval(settings.retryDelay(afterAttempts: row.attempts))
@@ -160,7 +160,7 @@ struct MailSender: Service {
                 "Mail still failing after the retry window; given up",
                 metadata: ["mail.subject": .string(mail.subject), "mail.attempt": "\(row.attempts)", "mail.failure": .string(why)]
             )
-            return await settle(row, .givenUp(audit: "mail_abandoned", why: why))
+            return await settle(row, .givenUp(audit: .mailAbandoned, why: why))
         }
         AuthMetrics.mail(.retried, duration: duration)
         // Logged once the retry is recorded (a process killed after the line finds the row due
@@ -190,7 +190,7 @@ struct MailSender: Service {
         /// Delivered: the row goes.
         case delete
         /// Given up: the row goes, audited.
-        case givenUp(audit: String, why: String)
+        case givenUp(audit: AuditAction, why: String)
         /// A temporary failure: due again at `at`.
         case retry(at: Date, why: String)
         /// Not attempted after all (cancelled before an answer): due again at `at`, the attempt

@@ -7,8 +7,9 @@ import Logging
 
 /// Turns every failure into a coded API error: Hummingbird's own errors keep their status
 /// with a matching code, a database that cannot serve (``DatabaseUnavailable``) becomes 503
-/// `database_unavailable` (logged with the database's reason), anything unexpected becomes 500
-/// `unexpected_failure` (logged without request data).
+/// `database_unavailable` (logged with the database's reason), a row this build cannot read
+/// (``StoredValueError``) and anything unexpected become 500 `unexpected_failure` (logged
+/// without request data; the unreadable row's column and value are logged).
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
@@ -42,6 +43,10 @@ struct ErrorMiddleware: RouterMiddleware {
             default:
                 throw APIError(error.status, .unknown, error.body ?? "Request failed")
             }
+        } catch let error as StoredValueError {
+            // A row this build cannot read: the column and value say which row to look at.
+            context.logger.error("Unreadable stored value", metadata: ["storage.error": .string(error.description)])
+            throw APIError.unexpected
         } catch {
             if let unavailable = DatabaseUnavailable.classify(error) {
                 context.logger.error("Database unavailable", metadata: ["database.reason": .string(unavailable.reason)])

@@ -148,7 +148,7 @@ struct SensitiveActionGuard: Sendable {
 
     /// ``requireAssurance(for:_:)`` for a session and its user.
     static func requireAssurance(for action: SensitiveAction, session: SessionRecord, user: UserRecord) throws {
-        guard user.hasVerifiedFactor, session.aal != "aal2" else { return }
+        guard user.hasVerifiedFactor, session.aal != .aal2 else { return }
         throw APIError(
             SensitiveActionPolicy.rule(for: action).insufficientAAL,
             .insufficientAAL,

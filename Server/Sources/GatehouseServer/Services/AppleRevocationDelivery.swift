@@ -97,7 +97,7 @@ struct AppleRevocationDelivery: Service {
             case .revoked:
                 try await tx.deleteAppleRevocation(identityID: revocation.identityID)
                 try await audit.record(
-                    "apple_token_revoked",
+                    .appleTokenRevoked,
                     actor: revocation.userID,
                     ip: nil,
                     detail: "\(revocation.reason), attempt \(revocation.attempts)",
@@ -106,7 +106,7 @@ struct AppleRevocationDelivery: Service {
             case .failed(let why) where abandon:
                 try await tx.deleteAppleRevocation(identityID: revocation.identityID)
                 try await audit.record(
-                    "apple_token_revocation_abandoned",
+                    .appleTokenRevocationAbandoned,
                     actor: revocation.userID,
                     ip: nil,
                     detail: "\(revocation.reason), attempt \(revocation.attempts): \(why)",
@@ -115,7 +115,7 @@ struct AppleRevocationDelivery: Service {
             case .failed(let why):
                 try await tx.rescheduleAppleRevocation(identityID: revocation.identityID, at: next, error: why)
                 try await audit.record(
-                    "apple_token_revocation_failed",
+                    .appleTokenRevocationFailed,
                     actor: revocation.userID,
                     ip: nil,
                     detail: "\(revocation.reason), attempt \(revocation.attempts): \(why)",

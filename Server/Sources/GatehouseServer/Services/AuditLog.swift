@@ -9,7 +9,7 @@ struct AuditLog: Sendable {
 
     /// Records `action` by `actor` from `ip` in `tx`.
     func record(
-        _ action: String,
+        _ action: AuditAction,
         actor: UUID?,
         ip: String?,
         detail: String? = nil,
@@ -20,7 +20,13 @@ struct AuditLog: Sendable {
     }
 
     /// The line for `action` by `actor` from `ip`, now, for a write that appends it itself.
-    func entry(_ action: String, actor: UUID?, ip: String?, detail: String? = nil, subject: UUID? = nil) -> AuditEntry {
+    func entry(
+        _ action: AuditAction,
+        actor: UUID?,
+        ip: String?,
+        detail: String? = nil,
+        subject: UUID? = nil
+    ) -> AuditEntry {
         AuditEntry(at: now(), action: action, actorID: actor, ip: ip, detail: detail, subjectID: subject)
     }
 }

@@ -17,7 +17,7 @@ struct SessionIssuer: Sendable {
     /// - Returns: The grant to answer with after the commit (``answer(_:now:)``).
     func open(
         for user: UserRecord,
-        method: String,
+        method: AuthenticationMethod,
         provider: String? = nil,
         device: String?,
         ip: String,

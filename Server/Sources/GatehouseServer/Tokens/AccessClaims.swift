@@ -15,7 +15,7 @@ struct AccessClaims: JWTPayload, Equatable {
     var email: String
     var phone: String
     var role: String
-    var aal: String
+    var aal: AuthenticatorAssuranceLevel
     var amr: [AMREntry]
     var sessionID: String?
     var isAnonymous: Bool
@@ -54,7 +54,7 @@ struct AccessClaims: JWTPayload, Equatable {
         self.email = email
         self.phone = ""
         self.role = role
-        self.aal = "aal1"
+        self.aal = .aal1
         self.amr = amr
         self.sessionID = sessionID
         self.isAnonymous = isAnonymous
@@ -73,7 +73,7 @@ struct AccessClaims: JWTPayload, Equatable {
         email = try c.decodeIfPresent(String.self, forKey: .email) ?? ""
         phone = try c.decodeIfPresent(String.self, forKey: .phone) ?? ""
         role = try c.decode(String.self, forKey: .role)
-        aal = try c.decodeIfPresent(String.self, forKey: .aal) ?? "aal1"
+        aal = try c.decode(AuthenticatorAssuranceLevel.self, forKey: .aal)
         amr = try c.decodeIfPresent([AMREntry].self, forKey: .amr) ?? []
         sessionID = try c.decodeIfPresent(String.self, forKey: .sessionID)
         isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous) ?? false
@@ -114,13 +114,13 @@ struct AccessClaims: JWTPayload, Equatable {
         json.key("role")
         json.string(role)
         json.key("aal")
-        json.string(aal)
+        json.string(aal.rawValue)
         json.key("amr")
         json.beginArray()
         for entry in amr {
             json.beginObject()
             json.key("method")
-            json.string(entry.method)
+            json.string(entry.method.rawValue)
             json.key("timestamp")
             json.integer(entry.timestamp)
             if let provider = entry.provider {

@@ -39,7 +39,7 @@ public enum ServiceRoleToken {
     public static func revoke(jti: String, database: ServerDatabase, now: Date = Date()) async throws {
         try await database.storage.transaction { tx in
             try await tx.revokeToken(jti: jti, at: now)
-            try await tx.appendAudit(AuditEntry(at: now, action: "admin_token_revoked", detail: jti))
+            try await tx.appendAudit(AuditEntry(at: now, action: .adminTokenRevoked, detail: jti))
         }
     }
 

@@ -38,7 +38,7 @@ public enum SigningKeyAdmin {
         try await storage.transaction { tx in
             try await tx.insertSigningKey(record)
             try await tx.appendAudit(
-                AuditEntry(at: now, action: "signing_key_rotated", actorID: actor, ip: ip, detail: record.kid)
+                AuditEntry(at: now, action: .signingKeyRotated, actorID: actor, ip: ip, detail: record.kid)
             )
         }
         return record.kid
@@ -62,7 +62,7 @@ public enum SigningKeyAdmin {
             guard newest.kid != kid else { throw RetireError(kid: kid, reason: .signingKey) }
             _ = try await tx.deleteSigningKey(kid: kid)
             try await tx.appendAudit(
-                AuditEntry(at: now, action: "signing_key_retired", actorID: actor, ip: ip, detail: kid)
+                AuditEntry(at: now, action: .signingKeyRetired, actorID: actor, ip: ip, detail: kid)
             )
         }
     }

@@ -154,7 +154,7 @@ struct TokenService: Sendable {
             appMetadata: [:],
             userMetadata: [:]
         )
-        claims.aal = "aal1"
+        claims.aal = .aal1
         claims.jti = jti
         return try signer.sign(claims)
     }

@@ -128,7 +128,7 @@ package final class ConnectionWait: Sendable {
         private let state = Mutex<State>(.pending)
 
         /// Whether the result is settled.
-        var isSettled: Bool {
+        package var isSettled: Bool {
             state.withLock { state in
                 if case .settled = state { return true }
                 return false

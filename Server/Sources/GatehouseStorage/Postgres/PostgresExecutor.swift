@@ -82,14 +82,14 @@ package struct PostgresExecutor: SQLExecutor {
     /// Set once a statement of this executor has failed.
     private final class FailureFlag: Sendable {
         private let value = Atomic<Bool>(false)
-        var isSet: Bool { value.load(ordering: .relaxed) }
+        package var isSet: Bool { value.load(ordering: .relaxed) }
         package func set() { value.store(true, ordering: .relaxed) }
     }
 }
 
 extension SQLValue {
     /// The type a value is bound as (a `NULL` is untyped: PostgreSQL infers it).
-    var postgresType: PostgresDataType {
+    package var postgresType: PostgresDataType {
         switch self {
         case .text: .text
         case .float: .float8

@@ -64,18 +64,18 @@ package struct PostgresStatement: Sendable, Hashable {
 /// arrives as a value, so this one type reads them from a task-local ``PostgresStatement``
 /// set around the call (``PostgresConnection/execute(_:_:logger:)``), which PostgresNIO reads
 /// before its first suspension and again, in the same task, to describe an error.
-struct SharedPreparedStatement: PostgresPreparedStatement {
+package struct SharedPreparedStatement: PostgresPreparedStatement {
     @TaskLocal package static var current: PostgresStatement?
 
     package static var name: String { current?.name ?? "" }
     package static var sql: String { current?.sql ?? "" }
-    static var bindingDataTypes: [PostgresDataType] { current?.types ?? [] }
+    package static var bindingDataTypes: [PostgresDataType] { current?.types ?? [] }
 
-    let bindings: PostgresBindings
+    package let bindings: PostgresBindings
 
-    func makeBindings() throws -> PostgresBindings { bindings }
+    package func makeBindings() throws -> PostgresBindings { bindings }
 
-    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+    package func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
 
 extension PostgresConnection {

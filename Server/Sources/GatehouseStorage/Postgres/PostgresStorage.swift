@@ -1,5 +1,5 @@
 import Foundation
-import GatehouseServerSupport
+package import GatehouseServerSupport
 public import Logging
 import NIOSSL
 package import PostgresNIO
@@ -9,7 +9,7 @@ package import PostgresNIO
 /// rotation is one conditional `UPDATE`, whose row lock makes two instances agree.
 public final class PostgresStorage: AuthStorage {
     /// An arbitrary constant naming the migration lock (`pg_advisory_xact_lock`).
-    static let migrationLock = 0x6761_7465_686f_7573
+    package static let migrationLock = 0x6761_7465_686f_7573
 
     /// The pool: a swift-service-lifecycle `Service`. The server runs it in its `ServiceGroup`
     /// (``runServer(configuration:logger:)``), shut down after every service that uses it.
@@ -22,7 +22,7 @@ public final class PostgresStorage: AuthStorage {
     /// This process's view of the batched rate-limit windows.
     private let hitTally = HitTally()
     /// Wakes the rate-limit flush (``RateLimitFlush``) when hits wait to be written.
-    let flushWakeup = Wakeup()
+    package let flushWakeup = Wakeup()
 
     /// Opens the pool and runs it until ``close()``, after checking that the database answers.
     public static func open(_ settings: PostgresSettings, logger: Logger) async throws -> PostgresStorage {

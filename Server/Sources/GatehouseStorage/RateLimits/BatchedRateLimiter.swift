@@ -31,7 +31,7 @@ package struct BatchedRateLimiter: RateLimiter {
     }
 
     /// The buckets written in batches by default.
-    static let defaultBuckets: Set<RateLimitBucket> = [.token]
+    package static let defaultBuckets: Set<RateLimitBucket> = [.token]
 
     package func hit(_ bucket: RateLimitBucket, key: String, limit: Int, window: TimeInterval, now: Date) async throws {
         guard batched.contains(bucket) else {

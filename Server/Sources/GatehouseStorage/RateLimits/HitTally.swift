@@ -17,11 +17,11 @@ package final class HitTally: Sendable {
         /// The count in the database as of the last write's answer.
         package var shared = 0
         /// Hits in the write under way.
-        var writing = 0
+        package var writing = 0
         /// Hits not yet written.
         package var pending = 0
         /// When the latest pending hit came (the time the write stamps a new window with).
-        var lastHit: Double
+        package var lastHit: Double
     }
 
     /// Hits to add to one window in the database.
@@ -43,17 +43,17 @@ package final class HitTally: Sendable {
     private struct State {
         package var windows: [String: Window] = [:]
         /// The windows with pending hits: what a write takes, without a scan of every window.
-        var pendingIDs: Set<String> = []
-        var scheduled = false
+        package var pendingIDs: Set<String> = []
+        package var scheduled = false
         /// The latest time a hit came with (windows closed by then are forgotten once written).
         package var latest = -Double.infinity
         /// When, in hit time, closed windows are next looked for (a scan of every window, so at
         /// most once per ``sweepInterval``, not on every write).
-        var nextSweep = -Double.infinity
+        package var nextSweep = -Double.infinity
     }
 
     /// Seconds of hit time between two scans for closed windows.
-    static let sweepInterval: Double = 10
+    package static let sweepInterval: Double = 10
 
     private let state = Mutex(State())
 
@@ -100,7 +100,7 @@ package final class HitTally: Sendable {
     }
 
     /// Whether every hit counted here has been written (none pending, none being written).
-    var isSettled: Bool {
+    package var isSettled: Bool {
         state.withLock { state in
             state.windows.values.allSatisfy { $0.pending == 0 && $0.writing == 0 }
         }

@@ -18,7 +18,7 @@ import GatehouseServerSupport
 package actor MemoryRateLimiter: RateLimiter {
     /// A key's identity in a bucket: the first 16 bytes of its SHA-256 (two keys share a window
     /// only on a collision of 128 bits).
-    struct KeyDigest: Hashable {
+    package struct KeyDigest: Hashable {
         package let high: UInt64
         package let low: UInt64
 
@@ -47,7 +47,7 @@ package actor MemoryRateLimiter: RateLimiter {
         package var head = 0
 
         /// Drops windows that have expired from the front of the queue.
-        mutating func prune(window: TimeInterval, now: Date) {
+        package mutating func prune(window: TimeInterval, now: Date) {
             while head < order.count {
                 let (key, start) = order[head]
                 if let current = windows[key], current.start == start {
@@ -60,7 +60,7 @@ package actor MemoryRateLimiter: RateLimiter {
         }
 
         /// Forgets the oldest live window.
-        mutating func evictOldest() {
+        package mutating func evictOldest() {
             while head < order.count {
                 let (key, start) = order[head]
                 head += 1

@@ -1,7 +1,7 @@
 package import Foundation
 import GatehouseServerSupport
 package import Logging
-import PostgresNIO
+package import PostgresNIO
 
 /// Rate-limit windows in PostgreSQL's `rate_limits` table (UNLOGGED: its commits wait for no
 /// disk flush), one atomic upsert per request, so every instance counts against the same limit;
@@ -15,7 +15,7 @@ package struct PostgresRateLimiter: RateLimiter {
     /// Counts one request in the window of `id` (a new window when the old one has passed) and
     /// returns the window's start and count; the count stops at `cap`. A new window records
     /// when it closes (`window_end`), which is when the background sweep may delete it.
-    struct Hit: PostgresPreparedStatement {
+    package struct Hit: PostgresPreparedStatement {
         package static let name = "gh_rate_limit_hit_v2"
         package static let sql = """
             INSERT INTO rate_limits (id, window_start, window_end, count) VALUES ($1, $2, $5, 1)
@@ -28,16 +28,16 @@ package struct PostgresRateLimiter: RateLimiter {
                     THEN 1 ELSE LEAST(rate_limits.count + 1, $4) END
             RETURNING window_start, count
             """
-        static let bindingDataTypes: [PostgresDataType] = [.text, .float8, .float8, .int8, .float8]
+        package static let bindingDataTypes: [PostgresDataType] = [.text, .float8, .float8, .int8, .float8]
         package typealias Row = (Double, Int)
 
         package var id: String
         package var now: Double
-        var windowOpenedBefore: Double
-        var cap: Int
-        var windowEnd: Double
+        package var windowOpenedBefore: Double
+        package var cap: Int
+        package var windowEnd: Double
 
-        func makeBindings() -> PostgresBindings {
+        package func makeBindings() -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 5)
             bindings.append(id)
             bindings.append(now)
@@ -47,33 +47,33 @@ package struct PostgresRateLimiter: RateLimiter {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+        package func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     /// The window of `id` if it opened after `windowOpenedAfter`: its start and count.
-    struct Window: PostgresPreparedStatement {
+    package struct Window: PostgresPreparedStatement {
         package static let name = "gh_rate_limit_window"
         package static let sql = "SELECT window_start, count FROM rate_limits WHERE id = $1 AND window_start > $2"
-        static let bindingDataTypes: [PostgresDataType] = [.text, .float8]
+        package static let bindingDataTypes: [PostgresDataType] = [.text, .float8]
         package typealias Row = (Double, Int)
 
         package var id: String
-        var windowOpenedAfter: Double
+        package var windowOpenedAfter: Double
 
-        func makeBindings() -> PostgresBindings {
+        package func makeBindings() -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 2)
             bindings.append(id)
             bindings.append(windowOpenedAfter)
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+        package func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     /// Takes back one request of a window still open; a window given back to nothing goes, so
     /// that a successful sign-in leaves no row for the day. One statement: the delete and the
     /// update see the same row and their conditions exclude each other.
-    struct Release: PostgresPreparedStatement {
+    package struct Release: PostgresPreparedStatement {
         package static let name = "gh_rate_limit_release"
         package static let sql = """
             WITH gone AS (
@@ -84,44 +84,44 @@ package struct PostgresRateLimiter: RateLimiter {
             )
             SELECT count FROM gone UNION ALL SELECT count FROM lowered
             """
-        static let bindingDataTypes: [PostgresDataType] = [.text, .float8]
+        package static let bindingDataTypes: [PostgresDataType] = [.text, .float8]
         package typealias Row = Int
 
         package var id: String
-        var windowOpenedAfter: Double
+        package var windowOpenedAfter: Double
 
-        func makeBindings() -> PostgresBindings {
+        package func makeBindings() -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 2)
             bindings.append(id)
             bindings.append(windowOpenedAfter)
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int.self) }
+        package func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int.self) }
     }
 
     /// The windows of `ids`: their ids, starts and counts.
-    struct Windows: PostgresPreparedStatement {
+    package struct Windows: PostgresPreparedStatement {
         package static let name = "gh_rate_limit_windows"
         package static let sql = "SELECT id, window_start, count FROM rate_limits WHERE id = ANY($1)"
-        static let bindingDataTypes: [PostgresDataType] = [.textArray]
+        package static let bindingDataTypes: [PostgresDataType] = [.textArray]
         package typealias Row = (String, Double, Int)
 
         package var ids: [String]
 
-        func makeBindings() -> PostgresBindings {
+        package func makeBindings() -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 1)
             bindings.append(ids)
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+        package func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     /// Adds several windows' hits in one statement (``BatchedRateLimiter``): a window that has
     /// closed by the batch's time opens anew with the batch's count. Returns each window's id,
     /// start and count after the addition.
-    struct AddHits: PostgresPreparedStatement {
+    package struct AddHits: PostgresPreparedStatement {
         package static let name = "gh_rate_limit_add_hits"
         package static let sql = """
             INSERT INTO rate_limits (id, window_start, window_end, count)
@@ -135,12 +135,12 @@ package struct PostgresRateLimiter: RateLimiter {
                     THEN excluded.count ELSE LEAST(rate_limits.count + excluded.count, 2147483647) END
             RETURNING id, window_start, count
             """
-        static let bindingDataTypes: [PostgresDataType] = [.textArray, .float8Array, .float8Array, .int8Array]
+        package static let bindingDataTypes: [PostgresDataType] = [.textArray, .float8Array, .float8Array, .int8Array]
         package typealias Row = (String, Double, Int)
 
         package var additions: [HitTally.Addition]
 
-        func makeBindings() -> PostgresBindings {
+        package func makeBindings() -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 4)
             bindings.append(additions.map(\.id))
             bindings.append(additions.map(\.at))
@@ -149,7 +149,7 @@ package struct PostgresRateLimiter: RateLimiter {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+        package func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     /// Writes `additions` in one statement; each window's start and count after it, by id.

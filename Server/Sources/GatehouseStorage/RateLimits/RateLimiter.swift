@@ -79,7 +79,7 @@ extension RateLimiter {
     }
 
     /// ``isLimited(_:key:limit:window:now:)`` for each of `windows`, in turn.
-    func isLimitedOneByOne(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
+    package func isLimitedOneByOne(_ windows: [RateLimitWindow], key: String, now: Date) async throws -> [Int?] {
         var waits: [Int?] = []
         for window in windows {
             waits.append(

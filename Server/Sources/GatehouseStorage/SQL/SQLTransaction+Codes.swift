@@ -19,7 +19,7 @@ extension SQLTransaction {
         )
     }
 
-    static let codeColumns = "user_id, purpose, code_hash, link_hash, email, expires_at, attempts, created_at"
+    package static let codeColumns = "user_id, purpose, code_hash, link_hash, email, expires_at, attempts, created_at"
 
     package func code(userID: UUID, purpose: CodePurpose) async throws -> CodeRecord? {
         try await query(

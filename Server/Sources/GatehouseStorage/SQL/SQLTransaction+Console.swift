@@ -99,7 +99,7 @@ extension SQLTransaction {
         var binds: [SQLValue] = []
         if let action = audit.action {
             conditions.append("action = ?")
-            binds.append(.text(action))
+            binds.append(.text(action.rawValue))
         }
         if let from = audit.from {
             conditions.append("at >= ?")
@@ -134,7 +134,7 @@ extension SQLTransaction {
                 id: $0.column("id")?.integer ?? 0,
                 entry: AuditEntry(
                     at: $0.date("at") ?? Date(timeIntervalSince1970: 0),
-                    action: $0.column("action")?.string ?? "",
+                    action: AuditAction(rawValue: $0.column("action")?.string ?? ""),
                     actorID: $0.column("actor_id")?.string.flatMap(UUID.init(text:)),
                     ip: $0.column("ip")?.string,
                     detail: $0.column("detail")?.string,
@@ -144,7 +144,7 @@ extension SQLTransaction {
         }
     }
 
-    package func dailyCounts(of actions: [String], since: Date) async throws -> [DailyCount] {
+    package func dailyCounts(of actions: [AuditAction], since: Date) async throws -> [DailyCount] {
         guard !actions.isEmpty else { return [] }
         let day =
             switch executor.dialect {
@@ -157,12 +157,12 @@ extension SQLTransaction {
             SELECT \(day) AS day, action, COUNT(*) AS n FROM audit_log
             WHERE at >= ? AND action IN (\(marks)) GROUP BY \(day), action
             """,
-            [.float(since.timeIntervalSince1970)] + actions.map(SQLValue.text)
+            [.float(since.timeIntervalSince1970)] + actions.map { .text($0.rawValue) }
         )
         .map {
             DailyCount(
                 day: $0.column("day")?.integer ?? 0,
-                action: $0.column("action")?.string ?? "",
+                action: AuditAction(rawValue: $0.column("action")?.string ?? ""),
                 count: $0.column("n")?.integer ?? 0
             )
         }

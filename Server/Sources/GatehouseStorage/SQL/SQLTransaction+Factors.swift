@@ -4,7 +4,7 @@ import GatehouseServerSupport
 
 /// Second factors and their challenges.
 extension SQLTransaction {
-    static let factorColumns = """
+    package static let factorColumns = """
         id, user_id, friendly_name, factor_type, status, secret, last_used_step, created_at, updated_at,
         last_challenged_at, enrolled_session_id
         """
@@ -21,7 +21,7 @@ extension SQLTransaction {
     }
 
     /// The values of ``factorColumns`` for `factor`.
-    static func factorBinds(_ factor: FactorRecord) -> [SQLValue] {
+    package static func factorBinds(_ factor: FactorRecord) -> [SQLValue] {
         [
             .text(factor.id.key), .text(factor.userID.key), .text(factor.friendlyName),
             .text(factor.factorType), .text(factor.isVerified ? "verified" : "unverified"),
@@ -74,7 +74,7 @@ extension SQLTransaction {
         ).isEmpty)
     }
 
-    static let challengeColumns = "id, factor_id, user_id, ip, created_at, expires_at, attempts"
+    package static let challengeColumns = "id, factor_id, user_id, ip, created_at, expires_at, attempts"
 
     package func insertChallenge(_ challenge: FactorChallengeRecord) async throws {
         _ = try await query(

@@ -2,7 +2,7 @@ package import Foundation
 import GatehouseServerSupport
 
 extension SQLTransaction {
-    static let flowStateColumns = """
+    package static let flowStateColumns = """
         id, state_hash, link_hash, auth_code_hash, provider, authentication_method, redirect_to, code_challenge,
         code_challenge_method, provider_verifier, nonce, user_id, linking_user_id, linking_session_id,
         provider_tokens, created_at, expires_at
@@ -16,7 +16,7 @@ extension SQLTransaction {
             """,
             [
                 .text(flow.id.key), Self.optional(flow.stateHash), Self.optional(flow.linkHash),
-                Self.optional(flow.authCodeHash), .text(flow.provider), .text(flow.authenticationMethod),
+                Self.optional(flow.authCodeHash), .text(flow.provider), .text(flow.authenticationMethod.rawValue),
                 .text(flow.redirectTo), Self.optional(flow.codeChallenge), Self.optional(flow.codeChallengeMethod),
                 Self.optional(flow.providerVerifier), Self.optional(flow.nonce), Self.optional(flow.userID?.key),
                 Self.optional(flow.linkingUserID?.key), Self.optional(flow.linkingSessionID?.key),
@@ -32,7 +32,7 @@ extension SQLTransaction {
             "UPDATE flow_states SET state_hash = NULL WHERE state_hash = ? RETURNING \(Self.flowStateColumns)",
             [.text(stateHash)]
         ).first.map { row in
-            var flow = FlowStateRecord(row: row)
+            var flow = try FlowStateRecord(row: row)
             flow.stateHash = stateHash
             return flow
         }
@@ -40,14 +40,14 @@ extension SQLTransaction {
 
     package func flowState(linkHash: String) async throws -> FlowStateRecord? {
         try await query("SELECT \(Self.flowStateColumns) FROM flow_states WHERE link_hash = ?", [.text(linkHash)])
-            .first.map(FlowStateRecord.init(row:))
+            .first.map { try FlowStateRecord(row: $0) }
     }
 
     package func flowState(authCodeHash: String) async throws -> FlowStateRecord? {
         try await query(
             "SELECT \(Self.flowStateColumns) FROM flow_states WHERE auth_code_hash = ?",
             [.text(authCodeHash)]
-        ).first.map(FlowStateRecord.init(row:))
+        ).first.map { try FlowStateRecord(row: $0) }
     }
 
     package func updateFlowState(_ flow: FlowStateRecord) async throws {
@@ -57,9 +57,9 @@ extension SQLTransaction {
             expires_at = ? WHERE id = ?
             """,
             [
-                Self.optional(flow.authCodeHash), .text(flow.authenticationMethod), Self.optional(flow.userID?.key),
-                Self.optional(flow.sealedProviderTokens), .float(flow.expiresAt.timeIntervalSince1970),
-                .text(flow.id.key),
+                Self.optional(flow.authCodeHash), .text(flow.authenticationMethod.rawValue),
+                Self.optional(flow.userID?.key), Self.optional(flow.sealedProviderTokens),
+                .float(flow.expiresAt.timeIntervalSince1970), .text(flow.id.key),
             ]
         )
     }
@@ -74,14 +74,21 @@ extension SQLTransaction {
 }
 
 extension FlowStateRecord {
-    package init(row: SQLRow) {
+    /// The flow of `row` (``SQLTransaction/flowStateColumns``).
+    ///
+    /// - Throws: ``StoredValueError`` when its `authentication_method` is not one this server knows.
+    package init(row: SQLRow) throws {
         self.init(
             id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
             stateHash: row.column("state_hash")?.string,
             linkHash: row.column("link_hash")?.string,
             authCodeHash: row.column("auth_code_hash")?.string,
             provider: row.column("provider")?.string ?? "",
-            authenticationMethod: row.column("authentication_method")?.string ?? "",
+            authenticationMethod: try StoredValueError.decode(
+                row.column("authentication_method")?.string,
+                as: AuthenticationMethod.self,
+                column: "flow_states.authentication_method"
+            ),
             redirectTo: row.column("redirect_to")?.string ?? "",
             codeChallenge: row.column("code_challenge")?.string,
             codeChallengeMethod: row.column("code_challenge_method")?.string,

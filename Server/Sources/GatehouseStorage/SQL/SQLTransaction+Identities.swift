@@ -3,7 +3,7 @@ import GatehouseCore
 import GatehouseServerSupport
 
 extension SQLTransaction {
-    static let identityColumns =
+    package static let identityColumns =
         "id, user_id, provider, provider_id, email, identity_data, last_sign_in_at, created_at, updated_at"
 
     package func identity(provider: String, subject: String) async throws -> IdentityRecord? {
@@ -24,7 +24,7 @@ extension SQLTransaction {
         }
     }
 
-    static func identityBinds(_ identity: IdentityRecord) -> [SQLValue] {
+    package static func identityBinds(_ identity: IdentityRecord) -> [SQLValue] {
         [
             .text(identity.id.key), .text(identity.userID.key), .text(identity.provider),
             .text(identity.subject), identity.email.map(SQLValue.text) ?? .null,

@@ -48,13 +48,13 @@ extension SQLTransaction {
         _ = try await query("\(Self.auditInsert) VALUES (?, ?, ?, ?, ?, ?)", Self.auditBinds(entry))
     }
 
-    static let auditInsert = "INSERT INTO audit_log (at, action, actor_id, ip, detail, subject_id)"
+    package static let auditInsert = "INSERT INTO audit_log (at, action, actor_id, ip, detail, subject_id)"
 
-    static func auditBinds(_ entry: AuditEntry) -> [SQLValue] {
+    package static func auditBinds(_ entry: AuditEntry) -> [SQLValue] {
         [
-            .float(entry.at.timeIntervalSince1970), .text(entry.action), entry.actorID.map { .text($0.key) } ?? .null,
-            entry.ip.map(SQLValue.text) ?? .null, entry.detail.map(SQLValue.text) ?? .null,
-            entry.subjectID.map { .text($0.key) } ?? .null,
+            .float(entry.at.timeIntervalSince1970), .text(entry.action.rawValue),
+            entry.actorID.map { .text($0.key) } ?? .null, entry.ip.map(SQLValue.text) ?? .null,
+            entry.detail.map(SQLValue.text) ?? .null, entry.subjectID.map { .text($0.key) } ?? .null,
         ]
     }
 
@@ -66,7 +66,7 @@ extension SQLTransaction {
         .map {
             AuditEntry(
                 at: $0.date("at") ?? Date(timeIntervalSince1970: 0),
-                action: $0.column("action")?.string ?? "",
+                action: AuditAction(rawValue: $0.column("action")?.string ?? ""),
                 actorID: $0.column("actor_id")?.string.flatMap(UUID.init(uuidString:)),
                 ip: $0.column("ip")?.string,
                 detail: $0.column("detail")?.string

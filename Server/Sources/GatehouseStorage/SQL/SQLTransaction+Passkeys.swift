@@ -3,7 +3,7 @@ import GatehouseCore
 import GatehouseServerSupport
 
 extension SQLTransaction {
-    static let passkeyColumns = """
+    package static let passkeyColumns = """
         id, user_id, credential_id, public_key, algorithm, attestation_type, aaguid, sign_count, transports,
         backup_eligible, backed_up, friendly_name, created_at, updated_at, last_used_at
         """

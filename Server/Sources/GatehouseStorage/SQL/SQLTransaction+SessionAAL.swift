@@ -5,6 +5,10 @@ import GatehouseServerSupport
 /// A session's assurance level: raised by a verified second factor, dropped when that factor
 /// goes. Kept apart from the other session statements.
 extension SQLTransaction {
+    /// The levels as the statements spell them (constants, not binds: the statements' text is fixed).
+    private static let aal1 = AuthenticatorAssuranceLevel.aal1.rawValue
+    private static let aal2 = AuthenticatorAssuranceLevel.aal2.rawValue
+
     package func elevateSession(
         id: UUID,
         factorID: UUID,
@@ -16,7 +20,7 @@ extension SQLTransaction {
         guard
             try await !query(
                 """
-                UPDATE sessions SET aal = 'aal2', factor_id = ?, amr = ?, counter = counter + 2,
+                UPDATE sessions SET aal = '\(Self.aal2)', factor_id = ?, amr = ?, counter = counter + 2,
                 rotated_at = NULL, refreshed_at = ?, refreshed_day = ? WHERE id = ? RETURNING id
                 """,
                 [
@@ -34,10 +38,10 @@ extension SQLTransaction {
             [.text(factorID.key)]
         )
         for row in rows {
-            let session = session(from: row)
-            let amr = session.amr.filter { $0.method != "totp" }
+            let session = try session(from: row)
+            let amr = session.amr.filter { $0.method != .totp }
             _ = try await query(
-                "UPDATE sessions SET aal = 'aal1', factor_id = NULL, amr = ? WHERE id = ?",
+                "UPDATE sessions SET aal = '\(Self.aal1)', factor_id = NULL, amr = ? WHERE id = ?",
                 [.text(JSONText.encode(amr)), .text(session.id.key)]
             )
         }
@@ -45,7 +49,7 @@ extension SQLTransaction {
 
     package func deleteSessionsBelowAAL2(userID: UUID, except: UUID) async throws -> Int {
         try await query(
-            "DELETE FROM sessions WHERE user_id = ? AND aal <> 'aal2' AND id <> ? RETURNING id",
+            "DELETE FROM sessions WHERE user_id = ? AND aal <> '\(Self.aal2)' AND id <> ? RETURNING id",
             [.text(userID.key), .text(except.key)]
         ).count
     }

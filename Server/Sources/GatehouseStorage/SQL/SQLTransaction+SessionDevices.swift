@@ -14,7 +14,7 @@ extension SQLTransaction {
                 .text(userID.key), .float(createdAfter.timeIntervalSince1970),
                 .float(refreshedAfter.timeIntervalSince1970), .integer(limit),
             ]
-        ).map(session(from:))
+        ).map { try session(from: $0) }
     }
 
     package func deleteSession(id: UUID, userID: UUID) async throws -> Bool {

@@ -25,7 +25,7 @@ extension SQLTransaction {
         try await query(
             "SELECT \(Self.sessionColumns) FROM sessions s WHERE s.id = ?",
             [.text(id.key)]
-        ).first.map(session(from:))
+        ).first.map { try session(from: $0) }
     }
 
     package func sessionWithUser(id: UUID) async throws -> (SessionRecord, UserRecord)? {
@@ -35,13 +35,13 @@ extension SQLTransaction {
             case .postgres: Self.postgresSessionWithUser
             }
         guard let row = try await query(sql, [.text(id.key)]).first else { return nil }
-        return (session(from: row), user(from: row))
+        return (try session(from: row), user(from: row))
     }
 
-    static let sqliteSessionWithUser = sessionWithUserSelect(.sqlite)
-    static let postgresSessionWithUser = sessionWithUserSelect(.postgres)
+    package static let sqliteSessionWithUser = sessionWithUserSelect(.sqlite)
+    package static let postgresSessionWithUser = sessionWithUserSelect(.postgres)
 
-    static func sessionWithUserSelect(_ dialect: SQLDialect) -> String {
+    package static func sessionWithUserSelect(_ dialect: SQLDialect) -> String {
         let qualified = userColumns.split(separator: ",").map {
             "users." + $0.trimmingCharacters(in: .whitespacesAndNewlines)
         }
@@ -53,13 +53,17 @@ extension SQLTransaction {
     }
 
     /// Session columns, prefixed `s_` so that they can share a row with a user's.
-    static let sessionColumns = """
+    package static let sessionColumns = """
         s.id AS s_id, s.user_id AS s_user_id, s.salt AS s_salt, s.counter AS s_counter, s.created_at AS s_created_at,
         s.refreshed_at AS s_refreshed_at, s.rotated_at AS s_rotated_at, s.amr AS s_amr, s.device AS s_device,
         s.created_ip AS s_created_ip, s.refreshed_ip AS s_refreshed_ip, s.aal AS s_aal, s.factor_id AS s_factor_id
         """
 
-    package func session(from row: SQLRow) -> SessionRecord {
+    /// The session of `row` (``sessionColumns``).
+    ///
+    /// - Throws: ``StoredValueError`` when its `aal` or a method of its `amr` is not one this
+    ///   server knows, or its `amr` is not a list of methods.
+    package func session(from row: SQLRow) throws -> SessionRecord {
         var session = SessionRecord(
             id: UUID(text: row.column("s_id")?.string ?? "") ?? UUID(),
             userID: UUID(text: row.column("s_user_id")?.string ?? "") ?? UUID(),
@@ -68,12 +72,16 @@ extension SQLTransaction {
             createdAt: row.date("s_created_at") ?? Date(timeIntervalSince1970: 0),
             refreshedAt: row.date("s_refreshed_at") ?? Date(timeIntervalSince1970: 0),
             rotatedAt: row.date("s_rotated_at"),
-            amr: AMRText.entries(row.column("s_amr")?.string),
+            amr: try AMRText.entries(row.column("s_amr")?.string),
             device: row.column("s_device")?.string,
             createdIP: row.column("s_created_ip")?.string,
             refreshedIP: row.column("s_refreshed_ip")?.string
         )
-        session.aal = row.column("s_aal")?.string ?? "aal1"
+        session.aal = try StoredValueError.decode(
+            row.column("s_aal")?.string,
+            as: AuthenticatorAssuranceLevel.self,
+            column: "sessions.aal"
+        )
         session.factorID = row.column("s_factor_id")?.string.flatMap(UUID.init(uuidString:))
         return session
     }

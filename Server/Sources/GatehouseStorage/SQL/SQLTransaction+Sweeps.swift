@@ -30,7 +30,7 @@ extension SQLTransaction {
     private var skipLocked: String { executor.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "" }
 
     /// The batch delete of `rows` in `dialect`'s SQL: binds the cutoff, then the batch size.
-    static func sweepStatement(_ rows: SweptRows, dialect: SQLDialect) -> String {
+    package static func sweepStatement(_ rows: SweptRows, dialect: SQLDialect) -> String {
         let (table, key, condition): (String, String, String) =
             switch rows {
             case .endedSessions:

@@ -14,7 +14,7 @@ package struct SQLTransaction: StorageTransaction {
     /// PostgreSQL's read committed, a ban or password change committed between the read and the
     /// write would be overwritten. With the lock a second writer waits, then reads the winner's
     /// row. SQLite's transactions are exclusive already; reads outside a transaction lock nothing.
-    var locksUserRows = false
+    package var locksUserRows = false
 
     package func query(_ sql: String, _ binds: [SQLValue] = []) async throws -> [SQLRow] {
         StatementLog.note(sql, dialect: executor.dialect)
@@ -23,7 +23,7 @@ package struct SQLTransaction: StorageTransaction {
 
     // MARK: - Users
 
-    static let userColumns = """
+    package static let userColumns = """
         id, email, encrypted_password, email_confirmed_at, confirmation_sent_at, recovery_sent_at,
         last_sign_in_at, raw_app_meta_data, raw_user_meta_data, is_anonymous, banned_until, role,
         created_at, updated_at, new_email, email_change_sent_at, password_code
@@ -48,8 +48,8 @@ package struct SQLTransaction: StorageTransaction {
         }
     }
 
-    static let sqliteUserSelect = userSelect(.sqlite)
-    static let postgresUserSelect = userSelect(.postgres)
+    package static let sqliteUserSelect = userSelect(.sqlite)
+    package static let postgresUserSelect = userSelect(.postgres)
 
     package static func userSelect(_ dialect: SQLDialect) -> String {
         "SELECT \(userColumns), \(dialect.identitiesJSON) AS identities_json, \(dialect.factorsJSON) AS factors_json FROM users"
@@ -107,7 +107,7 @@ package struct SQLTransaction: StorageTransaction {
     package static let postgresUserPage = userPage(.postgres)
 
     /// A page of users from the key at an offset (binds: the offset, the page's size).
-    static func userPage(_ dialect: SQLDialect) -> String {
+    package static func userPage(_ dialect: SQLDialect) -> String {
         """
         \(userSelect(dialect)) WHERE (created_at, id) >= (
             SELECT created_at, id FROM users ORDER BY created_at, id LIMIT 1 OFFSET ?
@@ -119,7 +119,7 @@ package struct SQLTransaction: StorageTransaction {
         _ = try await query("DELETE FROM users WHERE id = ?", [.text(id.key)])
     }
 
-    func userBinds(_ user: UserRecord) -> [SQLValue] {
+    package func userBinds(_ user: UserRecord) -> [SQLValue] {
         [
             .text(user.id.key), user.email.map { .text($0.lowercased()) } ?? .null,
             user.passwordHash.map(SQLValue.text) ?? .null, .date(user.emailConfirmedAt),

@@ -21,7 +21,7 @@ package enum SQLValue: Sendable, Equatable {
         }
     }
 
-    var double: Double? {
+    package var double: Double? {
         switch self {
         case .float(let value): value
         case .integer(let value): Double(value)
@@ -91,7 +91,7 @@ package enum SQLDialect: Sendable {
     case sqlite, postgres
 
     /// A scalar subquery giving a user's identities (`users` row in scope) as JSON text.
-    var identitiesJSON: String {
+    package var identitiesJSON: String {
         switch self {
         case .sqlite: Self.sqliteIdentitiesJSON
         case .postgres: Self.postgresIdentitiesJSON
@@ -100,7 +100,7 @@ package enum SQLDialect: Sendable {
 
     /// A scalar subquery giving a user's factors (`users` row in scope) as JSON text, without
     /// their secrets.
-    var factorsJSON: String {
+    package var factorsJSON: String {
         switch self {
         case .sqlite: Self.sqliteFactorsJSON
         case .postgres: Self.postgresFactorsJSON
@@ -139,7 +139,7 @@ package enum SQLDialect: Sendable {
 }
 
 /// Database errors the storage layer tells apart.
-enum SQLError: Error, Equatable {
+package enum SQLError: Error, Equatable {
     /// A unique or primary-key constraint was violated.
     case uniqueViolation
 }

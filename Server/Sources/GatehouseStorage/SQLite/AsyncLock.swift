@@ -2,7 +2,7 @@ import Foundation
 
 /// A first-in, first-out lock for async code: one holder at a time, waiters resume in order.
 /// Guards the single SQLite connection so a transaction's statements never interleave.
-actor AsyncLock {
+package actor AsyncLock {
     private var held = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 

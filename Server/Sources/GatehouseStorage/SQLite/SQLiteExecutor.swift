@@ -1,7 +1,7 @@
 
 /// Statements on one SQLite handle (the writer inside the storage's lock and transaction, or a
 /// leased reader). They run synchronously: see ``SQLiteHandle``.
-struct SQLiteExecutor: SQLExecutor {
+package struct SQLiteExecutor: SQLExecutor {
     package let handle: SQLiteHandle
 
     package var dialect: SQLDialect { .sqlite }

@@ -5,14 +5,14 @@ import Synchronization
 /// fsync of the WAL makes the whole batch durable; a failing transaction rolls back alone (see
 /// ``run(_:)``). No caller hears back before that commit, so durability
 /// is the same as one transaction per commit; only the fsync is shared.
-final class SQLiteGroupCommit: Sendable {
+package final class SQLiteGroupCommit: Sendable {
     /// One logical transaction: `run` does its work; `finish` is told how it ended.
     package struct Job: Sendable {
         package let run: @Sendable (any StorageTransaction) async throws -> Void
         package let finish: @Sendable ((any Error)?) -> Void
     }
 
-    static let maximumBatch = 256
+    package static let maximumBatch = 256
 
     private let connection: SQLiteHandle
     private let lock: AsyncLock
@@ -110,7 +110,7 @@ final class SQLiteGroupCommit: Sendable {
 }
 
 /// Carries a job's result from the batch back to its caller.
-final class ResultBox<Value: Sendable>: @unchecked Sendable {
+package final class ResultBox<Value: Sendable>: @unchecked Sendable {
     private let value = Mutex<Value?>(nil)
 
     package func set(_ new: Value) { value.withLock { $0 = new } }

@@ -11,7 +11,7 @@ import VaporCSQLite
 /// readers through ``SQLiteReaderPool``), which is why it can be `@unchecked Sendable`.
 package final class SQLiteHandle: @unchecked Sendable {
     /// Statements kept prepared; SQL built at run time beyond this is prepared once per use.
-    static let statementCacheLimit = 128
+    package static let statementCacheLimit = 128
 
     private var raw: OpaquePointer?
     private var statements: [String: (OpaquePointer, SQLColumns)] = [:]
@@ -82,7 +82,7 @@ package final class SQLiteHandle: @unchecked Sendable {
 
     /// Whether a transaction is open (`BEGIN` ran and no `COMMIT` or `ROLLBACK` ended it). SQLite
     /// rolls a transaction back by itself after some errors (a full disk, an I/O error).
-    var isInTransaction: Bool {
+    package var isInTransaction: Bool {
         guard let raw else { return false }
         return sqlite_nio_sqlite3_get_autocommit(raw) == 0
     }

@@ -3,10 +3,10 @@ import Synchronization
 /// Query-only connections to a WAL database, for ``SQLiteStorage/read(_:)``. WAL lets readers
 /// work beside the one writer: a read sees the last commit and never waits for a write batch.
 /// Each connection runs one read at a time; a read that finds none idle waits for the next.
-final class SQLiteReaderPool: Sendable {
+package final class SQLiteReaderPool: Sendable {
     private struct State {
         package var idle: [SQLiteHandle]
-        var waiters: [CheckedContinuation<SQLiteHandle, Never>] = []
+        package var waiters: [CheckedContinuation<SQLiteHandle, Never>] = []
     }
 
     private let connections: [SQLiteHandle]

@@ -49,7 +49,7 @@ public final class SQLiteStorage: AuthStorage {
     }
 
     /// Reader connections: one per core, at least two.
-    static let readerCount = max(2, System.coreCount)
+    package static let readerCount = max(2, System.coreCount)
 
     private init(connection: SQLiteHandle, readers: SQLiteReaderPool?) {
         self.connection = connection

@@ -23,7 +23,7 @@ struct AccountDeletion: Sendable {
         try await storage.transaction { tx in
             try await tx.queueAppleRevocations(userID: caller.user.id, identityID: nil, reason: "user_deleted", at: now)
             try await tx.deleteUser(id: caller.user.id)
-            try await audit.record("user_deleted", actor: caller.user.id, ip: ip, detail: "self-service", in: tx)
+            try await audit.record(.userDeleted, actor: caller.user.id, ip: ip, detail: "self-service", in: tx)
             try await permit.queueNotices(in: tx, now: now)
         }
         permit.sendQueuedNotices()

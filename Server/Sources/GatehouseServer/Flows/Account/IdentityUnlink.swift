@@ -47,7 +47,7 @@ struct IdentityUnlink: Sendable {
                 at: now
             )
             guard try await tx.deleteIdentity(id: identity.id, userID: user.id) else { throw notFound }
-            try await audit.record("identity_unlinked", actor: user.id, ip: ip, detail: identity.provider, in: tx)
+            try await audit.record(.identityUnlinked, actor: user.id, ip: ip, detail: identity.provider, in: tx)
             let wayIn = IdentityProvider(rawValue: named.provider)?.wayIn ?? "A sign-in provider"
             try await permit.queueNotices(wayIn, in: tx, now: now)
             return queued

@@ -126,7 +126,7 @@ struct UserUpdate: Sendable {
             } catch StorageError.duplicateEmail {
                 throw EmailChange.emailExists
             }
-            try await audit.record("user_modified", actor: user.id, ip: ip, in: tx)
+            try await audit.record(.userModified, actor: user.id, ip: ip, in: tx)
             return (user, mails)
         }
     }

@@ -38,7 +38,7 @@ struct AdminUserCreation: Sendable {
         do {
             try await storage.transaction { tx in
                 try await tx.insertUser(created)
-                try await audit.record("admin_user_created", actor: created.id, ip: ip, in: tx)
+                try await audit.record(.adminUserCreated, actor: created.id, ip: ip, in: tx)
             }
         } catch StorageError.duplicateEmail {
             throw APIError(

@@ -19,7 +19,7 @@ struct AdminUserDeletion: Sendable {
             try await tx.queueAppleRevocations(userID: user.id, identityID: nil, reason: "admin_user_deleted", at: now)
             try await tx.deleteUser(id: user.id)
             try await audit.record(
-                "admin_user_deleted",
+                .adminUserDeleted,
                 actor: `operator` ?? user.id,
                 ip: ip,
                 subject: `operator` == nil ? nil : user.id,

@@ -47,7 +47,7 @@ struct AdminUserUpdate: Sendable {
                 try await tx.updateUser(target)
                 if target.isBanned(at: now) { try await tx.deleteSessions(userID: target.id, except: nil) }
                 try await audit.record(
-                    "admin_user_modified",
+                    .adminUserModified,
                     actor: `operator` ?? target.id,
                     ip: ip,
                     subject: `operator` == nil ? nil : target.id,

@@ -36,7 +36,7 @@ struct Invitation: Sendable {
             let user = UserRecord.emailAccount(email, confirmationSentAt: now, metadata: body.data, now: now)
             try await tx.insertUser(user)
             let mail = try await delivery.issue(.invite, for: user.id, to: admitted, spacing: .ignore, in: tx, now: now)
-            try await audit.record("user_invited", actor: user.id, ip: ip, in: tx)
+            try await audit.record(.userInvited, actor: user.id, ip: ip, in: tx)
             return (user, mail)
         }
         await delivery.send(mail, admitted: admitted)

@@ -91,7 +91,7 @@ struct LinkGeneration: Sendable {
                 user.passwordCode = issued.record.linkHash
                 try await tx.updateUser(user)
             }
-            try await audit.record("admin_generate_link", actor: user.id, ip: ip, detail: body.type, in: tx)
+            try await audit.record(.adminGenerateLink, actor: user.id, ip: ip, detail: body.type, in: tx)
             return (user, issued)
         }
         let type = purpose.verificationType.rawValue

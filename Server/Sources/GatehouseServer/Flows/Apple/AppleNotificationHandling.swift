@@ -78,7 +78,7 @@ struct AppleNotificationHandling: Sendable {
                 if others == 0, passkeys == 0, !signsInByEmail {
                     try await tx.deleteUser(id: userID)
                     try await audit.record(
-                        "user_deleted",
+                        .userDeleted,
                         actor: userID,
                         ip: nil,
                         detail: "apple account-delete",
@@ -89,7 +89,7 @@ struct AppleNotificationHandling: Sendable {
                 }
             }
             try await audit.record(
-                "apple_notification",
+                .appleNotification,
                 actor: userID,
                 ip: nil,
                 detail: notification.kind.rawValue,
@@ -109,7 +109,7 @@ struct AppleNotificationHandling: Sendable {
         )
         for session in sessions
         where session.amr.contains(where: {
-            $0.method == "oauth" && ($0.provider == nil || $0.provider == IdentityProvider.apple.rawValue)
+            $0.method == .oauth && ($0.provider == nil || $0.provider == IdentityProvider.apple.rawValue)
         }) {
             try await tx.deleteSession(id: session.id)
         }

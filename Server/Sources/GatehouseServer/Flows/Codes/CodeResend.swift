@@ -83,7 +83,7 @@ struct CodeResend: Sendable {
 
     /// An operator resends `user`'s sign-up confirmation from the console: the same code and
     /// mail as `/resend` (`signup`), under the same mail budgets (the operator's address as the
-    /// client), with an audit line (``ConsoleAuditAction/confirmationResent``: the operator as
+    /// client), with an audit line (``AuditAction/confirmationResent``: the operator as
     /// actor, the user as subject). Unlike `/resend`, which must not tell, a confirmed address is
     /// refused (``alreadyConfirmed``) and a send within the spacing is refused (429
     /// `over_email_send_rate_limit`), so the operator knows no mail went out.
@@ -107,7 +107,7 @@ struct CodeResend: Sendable {
                 now: now
             )
             try await audit.record(
-                ConsoleAuditAction.confirmationResent.rawValue,
+                .confirmationResent,
                 actor: `operator`,
                 ip: ip,
                 subject: user.id,

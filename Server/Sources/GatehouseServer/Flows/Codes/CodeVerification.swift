@@ -117,20 +117,20 @@ struct CodeVerification: Sendable {
                 case .otherSidePending:
                     user.updatedAt = now
                     try await tx.updateUser(user)
-                    try await audit.record("email_change_side_confirmed", actor: user.id, ip: ip, in: tx)
+                    try await audit.record(.emailChangeSideConfirmed, actor: user.id, ip: ip, in: tx)
                     return .pending
                 case .refused(let error):
                     return .failure(error)
                 case .completed(let mail):
                     notice = mail
-                    try await audit.record("user_email_changed", actor: user.id, ip: ip, in: tx)
+                    try await audit.record(.userEmailChanged, actor: user.id, ip: ip, in: tx)
                 }
             } else {
                 let proof = AddressProof.decide(user: user, purpose: record.purpose, linkHash: record.linkHash)
                 proof.apply(to: &user, now: now)
                 if proof == .dropUnprovenPassword {
                     try await tx.deleteSessions(userID: user.id, except: nil)
-                    try await audit.record("unproven_password_dropped", actor: user.id, ip: ip, in: tx)
+                    try await audit.record(.unprovenPasswordDropped, actor: user.id, ip: ip, in: tx)
                 }
             }
             user.lastSignInAt = now
@@ -140,7 +140,7 @@ struct CodeVerification: Sendable {
             } catch StorageError.duplicateEmail {
                 throw EmailChange.emailExists
             }
-            try await audit.record("verified", actor: user.id, ip: ip, detail: record.purpose.rawValue, in: tx)
+            try await audit.record(.verified, actor: user.id, ip: ip, detail: record.purpose.rawValue, in: tx)
             if followsLink, let flow = try await tx.flowState(linkHash: record.linkHash), flow.isPKCE,
                 flow.userID == user.id
             {

@@ -50,7 +50,7 @@ struct PasswordRecovery: Sendable {
 
     /// An operator sends `user` a recovery code from the console: the same code and mail as
     /// `/recover`, under the same mail budgets (the operator's address as the client), with an
-    /// audit line (``ConsoleAuditAction/recoverySent``: the operator as actor, the user as
+    /// audit line (``AuditAction/recoverySent``: the operator as actor, the user as
     /// subject). Unlike `/recover`, which must not tell, a send within the spacing is refused
     /// (429 `over_email_send_rate_limit`) so the operator knows no mail went out.
     func send(to user: UserRecord, ip: String, operator: UUID) async throws {
@@ -73,7 +73,7 @@ struct PasswordRecovery: Sendable {
                     now: now
                 )
                 try await audit.record(
-                    ConsoleAuditAction.recoverySent.rawValue,
+                    .recoverySent,
                     actor: `operator`,
                     ip: ip,
                     subject: user.id,

@@ -17,7 +17,7 @@ struct AdminSessionEnding: Sendable {
         try await storage.transaction { tx in
             guard try await tx.deleteSession(id: id, userID: user.id) else { throw SessionEnding.notFound }
             try await audit.record(
-                "session_ended",
+                .sessionEnded,
                 actor: `operator` ?? user.id,
                 ip: ip,
                 detail: `operator` == nil ? "admin" : "console",
@@ -33,7 +33,7 @@ struct AdminSessionEnding: Sendable {
         try await storage.transaction { tx in
             let ended = try await tx.deleteSessions(userID: user.id, except: nil)
             try await audit.record(
-                ConsoleAuditAction.sessionsEnded.rawValue,
+                .sessionsEnded,
                 actor: `operator`,
                 ip: ip,
                 detail: "console: \(ended)",

@@ -31,7 +31,7 @@ struct SessionEnding: Sendable {
         try await storage.transaction { tx in
             guard try await tx.deleteSession(id: id, userID: caller.user.id) else { throw Self.notFound }
             try await audit.record(
-                "session_ended",
+                .sessionEnded,
                 actor: caller.user.id,
                 ip: ip,
                 detail: id == caller.session.id ? "own" : "other",

@@ -36,7 +36,7 @@ struct FactorChallengeCreation: Sendable {
                 return SensitiveActionGuard.enrolledElsewhere
             }
             try await tx.insertChallenge(challenge)
-            try await audit.record("factor_challenged", actor: caller.user.id, ip: ip, detail: factorID.key, in: tx)
+            try await audit.record(.factorChallenged, actor: caller.user.id, ip: ip, detail: factorID.key, in: tx)
             return nil
         }
         if let refusal { throw refusal }

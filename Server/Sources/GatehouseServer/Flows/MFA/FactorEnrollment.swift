@@ -87,7 +87,7 @@ struct FactorEnrollment: Sendable {
             } catch StorageError.duplicateFactorName {
                 throw Self.nameConflict(friendlyName)
             }
-            try await audit.record("factor_enrolled", actor: user.id, ip: ip, detail: stored.id.key, in: tx)
+            try await audit.record(.factorEnrolled, actor: user.id, ip: ip, detail: stored.id.key, in: tx)
         }
         return WireFactorEnrollment(
             id: factor.id.key,

@@ -22,7 +22,7 @@ struct FactorUnenrollment: Sendable {
             factorID: factorID,
             userID: caller.user.id,
             ip: ip,
-            action: "factor_unenrolled",
+            action: .factorUnenrolled,
             permit: permit
         )
         if removed.isVerified { permit.sendQueuedNotices() }
@@ -36,7 +36,7 @@ struct FactorUnenrollment: Sendable {
             factorID: factorID,
             userID: userID,
             ip: ip,
-            action: "factor_deleted_by_admin",
+            action: .factorDeletedByAdmin,
             operator: `operator`
         )
     }
@@ -45,7 +45,7 @@ struct FactorUnenrollment: Sendable {
         factorID: UUID,
         userID: UUID,
         ip: String,
-        action: String,
+        action: AuditAction,
         operator: UUID? = nil,
         permit: SensitiveActionPermit? = nil
     ) async throws -> FactorRecord {

@@ -129,13 +129,13 @@ struct FactorVerification: Sendable {
             }
             guard let session = try await tx.session(id: caller.session.id) else { throw APIError.sessionNotFound }
             let amr =
-                [AMREntry(method: "totp", timestamp: Int(now.timeIntervalSince1970))]
-                + session.amr.filter { $0.method != "totp" }
+                [AMREntry(method: .totp, timestamp: Int(now.timeIntervalSince1970))]
+                + session.amr.filter { $0.method != .totp }
             guard let elevated = try await tx.elevateSession(id: session.id, factorID: factor.id, amr: amr, at: now)
             else { throw APIError.sessionNotFound }
             try await tx.deleteSessionsBelowAAL2(userID: caller.user.id, except: session.id)
             guard let user = try await tx.user(id: caller.user.id) else { throw APIError.userNotFoundForToken }
-            try await audit.record("factor_verified", actor: user.id, ip: ip, detail: factor.id.key, in: tx)
+            try await audit.record(.factorVerified, actor: user.id, ip: ip, detail: factor.id.key, in: tx)
             return SessionGrant(user: user, session: elevated, counter: elevated.counter)
         }
         permit?.sendQueuedNotices()

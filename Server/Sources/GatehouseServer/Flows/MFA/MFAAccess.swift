@@ -15,7 +15,7 @@ enum MFAAccess {
     }
 
     /// Whether the caller's session is at AAL2.
-    static func isAAL2(_ caller: Caller) -> Bool { caller.session.aal == "aal2" }
+    static func isAAL2(_ caller: Caller) -> Bool { caller.session.aal == .aal2 }
 
     static let factorNotFound = APIError(.notFound, .mfaFactorNotFound, "Factor not found")
 

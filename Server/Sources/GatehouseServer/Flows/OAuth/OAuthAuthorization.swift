@@ -110,7 +110,7 @@ struct OAuthAuthorization: Sendable {
         let flow = FlowStateRecord(
             stateHash: Hex.sha256(state),
             provider: client.name,
-            authenticationMethod: "oauth",
+            authenticationMethod: .oauth,
             redirectTo: redirects.target(request.redirectTo),
             codeChallenge: challenge?.challenge,
             codeChallengeMethod: challenge?.method.rawValue,

@@ -190,7 +190,7 @@ struct OAuthCallback: Sendable {
                     at: now
                 )
             }
-            try await audit.record("login", actor: user.id, ip: ip, detail: identity.provider, in: tx)
+            try await audit.record(.login, actor: user.id, ip: ip, detail: identity.provider, in: tx)
             // The owner is told of the new way in, in this transaction (the mail outbox).
             _ = try await linking.announce(
                 outcome,
@@ -213,7 +213,7 @@ struct OAuthCallback: Sendable {
             _ = try await tx.deleteFlowState(id: flow.id)
             let grant = try await sessions.open(
                 for: user,
-                method: "oauth",
+                method: .oauth,
                 provider: identity.provider,
                 device: device,
                 ip: ip,

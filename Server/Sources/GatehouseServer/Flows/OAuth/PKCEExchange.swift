@@ -63,7 +63,7 @@ struct PKCEExchange: Sendable {
             user.lastSignInAt = now
             user.updatedAt = now
             try await tx.updateUser(user)
-            try await audit.record("login", actor: user.id, ip: ip, detail: "pkce:\(flow.provider)", in: tx)
+            try await audit.record(.login, actor: user.id, ip: ip, detail: "pkce:\(flow.provider)", in: tx)
             return try await sessions.open(
                 for: user,
                 method: flow.authenticationMethod,

@@ -45,7 +45,7 @@ struct PasskeyManagement: Sendable {
             passkey.friendlyName = name
             passkey.updatedAt = now
             try await tx.updatePasskey(passkey)
-            try await audit.record("passkey_updated", actor: userID, ip: ip, detail: passkey.id.key, in: tx)
+            try await audit.record(.passkeyUpdated, actor: userID, ip: ip, detail: passkey.id.key, in: tx)
             return passkey.wire
         }
     }
@@ -65,7 +65,7 @@ struct PasskeyManagement: Sendable {
             guard passkeys.contains(where: { $0.id == passkeyID }) else { throw Self.notFound }
             try SignInWays.requireAnother(user, passkeys: passkeys.count, removing: "passkey")
             guard try await tx.deletePasskey(id: passkeyID, userID: user.id) else { throw Self.notFound }
-            try await audit.record("passkey_deleted", actor: user.id, ip: ip, detail: passkeyID.key, in: tx)
+            try await audit.record(.passkeyDeleted, actor: user.id, ip: ip, detail: passkeyID.key, in: tx)
             try await permit.queueNotices("A passkey", in: tx, now: now)
         }
         permit.sendQueuedNotices()
@@ -78,7 +78,7 @@ struct PasskeyManagement: Sendable {
         try await storage.transaction { tx in
             guard try await tx.deletePasskey(id: passkeyID, userID: userID) else { throw Self.notFound }
             try await audit.record(
-                "passkey_deleted",
+                .passkeyDeleted,
                 actor: `operator`,
                 ip: ip,
                 detail: "\(userID.key) \(passkeyID.key)",

@@ -121,7 +121,7 @@ struct PasskeyRegistration: Sendable {
             } catch StorageError.duplicatePasskey {
                 throw APIError(.unprocessableContent, .webAuthnCredentialExists, "This passkey is registered already.")
             }
-            try await audit.record("passkey_created", actor: user.id, ip: ip, detail: passkey.id.key, in: tx)
+            try await audit.record(.passkeyCreated, actor: user.id, ip: ip, detail: passkey.id.key, in: tx)
             if user.isAnonymous {
                 user.isAnonymous = false
                 user.appMetadata["provider"] = "passkey"
@@ -129,10 +129,10 @@ struct PasskeyRegistration: Sendable {
                 user.updatedAt = now
                 try await tx.updateUser(user)
                 try await tx.addSessionMethod(
-                    AMREntry(method: "passkey", timestamp: Int(now.timeIntervalSince1970)),
+                    AMREntry(method: .passkey, timestamp: Int(now.timeIntervalSince1970)),
                     sessionID: sessionID
                 )
-                try await audit.record("guest_upgraded", actor: user.id, ip: ip, detail: "passkey", in: tx)
+                try await audit.record(.guestUpgraded, actor: user.id, ip: ip, detail: "passkey", in: tx)
             }
             try await permit.queueNotices("A passkey", in: tx, now: now)
             return user

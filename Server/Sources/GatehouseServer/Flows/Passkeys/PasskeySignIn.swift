@@ -109,8 +109,8 @@ struct PasskeySignIn: Sendable {
                 user.lastSignInAt = now
                 user.updatedAt = now
                 try await tx.updateUser(user)
-                try await audit.record("login", actor: user.id, ip: ip, detail: "passkey", in: tx)
-                return try await sessions.open(for: user, method: "passkey", device: device, ip: ip, in: tx, at: now)
+                try await audit.record(.login, actor: user.id, ip: ip, detail: "passkey", in: tx)
+                return try await sessions.open(for: user, method: .passkey, device: device, ip: ip, in: tx, at: now)
             }
         } catch let regressed as CounterRegressed {
             try await refuseRegressed(regressed.stored, counter: counter, ip: ip)
@@ -133,7 +133,7 @@ struct PasskeySignIn: Sendable {
     private func refuseRegressed(_ stored: PasskeyRecord, counter: Int64, ip: String) async throws -> Never {
         try await storage.transaction { tx in
             try await audit.record(
-                "passkey_sign_count_regressed",
+                .passkeySignCountRegressed,
                 actor: stored.userID,
                 ip: ip,
                 detail: "\(stored.id.key) stored \(stored.signCount) received \(counter)",

@@ -114,10 +114,10 @@ struct IDTokenSignIn: Sendable {
                     at: now
                 )
             }
-            try await audit.record("login", actor: user.id, ip: ip, detail: provider.rawValue, in: tx)
+            try await audit.record(.login, actor: user.id, ip: ip, detail: provider.rawValue, in: tx)
             let grant = try await sessions.open(
                 for: user,
-                method: "oauth",
+                method: .oauth,
                 provider: provider.rawValue,
                 device: body.device,
                 ip: ip,

@@ -147,7 +147,7 @@ struct IdentityLinking: Sendable {
             proof.apply(to: &user, now: now)
             if proof == .dropUnprovenPassword {
                 try await tx.deleteSessions(userID: user.id, except: nil)
-                try await audit.record("unproven_password_dropped", actor: user.id, ip: nil, in: tx)
+                try await audit.record(.unprovenPasswordDropped, actor: user.id, ip: nil, in: tx)
             }
         }
         var providers: [JSONValue] = []

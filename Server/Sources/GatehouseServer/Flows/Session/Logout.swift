@@ -37,7 +37,7 @@ struct Logout: Sendable {
             case .global: try await tx.deleteSessions(userID: caller.user.id, except: nil)
             case .others: try await tx.deleteSessions(userID: caller.user.id, except: caller.session.id)
             }
-            try await audit.record("logout", actor: caller.user.id, ip: ip, detail: scope.rawValue, in: tx)
+            try await audit.record(.logout, actor: caller.user.id, ip: ip, detail: scope.rawValue, in: tx)
         }
         switch scope {
         case .local: verified.drop(session: caller.session.id.key)

@@ -35,7 +35,7 @@ struct PasswordSignIn: Sendable {
         )
         guard let user, matches else {
             try await storage.transaction { tx in
-                try await audit.record("login_failed", actor: user?.id, ip: ip, in: tx)
+                try await audit.record(.loginFailed, actor: user?.id, ip: ip, in: tx)
             }
             throw APIError.invalidCredentials
         }
@@ -55,10 +55,10 @@ struct PasswordSignIn: Sendable {
             current.lastSignInAt = now
             current.updatedAt = now
             try await tx.updateUser(current)
-            try await audit.record("login", actor: current.id, ip: ip, in: tx)
+            try await audit.record(.login, actor: current.id, ip: ip, in: tx)
             return try await sessions.open(
                 for: current,
-                method: "password",
+                method: .password,
                 device: body.device,
                 ip: ip,
                 in: tx,

@@ -103,7 +103,7 @@ struct RefreshRotation: Sendable {
         ip: String,
         now: Date
     ) async throws -> (Outcome, AuthMetrics.RefreshOutcome) {
-        let line = audit.entry("token_refreshed", actor: user.id, ip: ip)
+        let line = audit.entry(.tokenRefreshed, actor: user.id, ip: ip)
         let won = try await storage.autocommit { tx in
             try await tx.rotateSession(id: session.id, expectedCounter: session.counter, at: now, from: ip, audit: line)
         }
@@ -149,7 +149,7 @@ struct RefreshRotation: Sendable {
         if let unchanged = Self.withoutWrites(decision, row: (session, user)) { return unchanged }
         switch decision {
         case .rotate:
-            let line = audit.entry("token_refreshed", actor: user.id, ip: ip)
+            let line = audit.entry(.tokenRefreshed, actor: user.id, ip: ip)
             guard
                 try await tx.rotateSession(
                     id: session.id,
@@ -165,7 +165,7 @@ struct RefreshRotation: Sendable {
             return Self.rotated(session, user: user)
         case .revokeForReuse:
             try await tx.deleteSession(id: session.id)
-            try await audit.record("token_revoked", actor: user.id, ip: ip, detail: "refresh token reuse", in: tx)
+            try await audit.record(.tokenRevoked, actor: user.id, ip: ip, detail: "refresh token reuse", in: tx)
             let error = APIError(.badRequest, .refreshTokenAlreadyUsed, "Invalid Refresh Token: Already Used")
             return (.failure(error), .theftDetected)
         case .expired, .inactive:

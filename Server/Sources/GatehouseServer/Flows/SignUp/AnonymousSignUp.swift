@@ -31,8 +31,8 @@ struct AnonymousSignUp: Sendable {
                 updatedAt: now
             )
             try await tx.insertUser(user)
-            try await audit.record("anonymous_signin", actor: user.id, ip: ip, in: tx)
-            return try await sessions.open(for: user, method: "anonymous", device: body.device, ip: ip, in: tx, at: now)
+            try await audit.record(.anonymousSignIn, actor: user.id, ip: ip, in: tx)
+            return try await sessions.open(for: user, method: .anonymous, device: body.device, ip: ip, in: tx, at: now)
         }
         return try await sessions.answer(grant, now: now)
     }

@@ -84,7 +84,7 @@ struct SignUp: Sendable {
                         in: tx,
                         now: now
                     )
-                    try await audit.record("user_repeated_signup", actor: existing.id, ip: ip, in: tx)
+                    try await audit.record(.userRepeatedSignUp, actor: existing.id, ip: ip, in: tx)
                     return .user(Self.lookalike(email: email, data: body.data ?? [:], now: now), mail)
                 }
                 var user = UserRecord.emailAccount(email, passwordHash: hash, metadata: body.data, now: now)
@@ -92,11 +92,11 @@ struct SignUp: Sendable {
                     user.emailConfirmedAt = now
                     user.lastSignInAt = now
                     try await tx.insertUser(user)
-                    try await audit.record("user_signedup", actor: user.id, ip: ip, in: tx)
+                    try await audit.record(.userSignedUp, actor: user.id, ip: ip, in: tx)
                     return .session(
                         try await sessions.open(
                             for: user,
-                            method: "password",
+                            method: .password,
                             device: body.device,
                             ip: ip,
                             in: tx,
@@ -114,7 +114,7 @@ struct SignUp: Sendable {
                     in: tx,
                     now: now
                 )
-                try await audit.record("user_signedup", actor: user.id, ip: ip, in: tx)
+                try await audit.record(.userSignedUp, actor: user.id, ip: ip, in: tx)
                 return .user(user.wire, mail)
             }
         } catch {
