@@ -181,16 +181,21 @@ struct CodeDelivery: Sendable {
     /// transaction that writes the code and queues its mail, which is then sent (or the
     /// admission given back).
     func issueLater(admitted: MailBudget.Admission, _ issue: @escaping @Sendable () async throws -> Mail?) {
-        deferred.submit {
-            let mail: Mail?
-            do {
-                mail = try await issue()
-            } catch {
-                await send(nil, admitted: admitted)
-                throw error
-            }
-            await send(mail, admitted: admitted)
+        deferred.submit { try await issueNow(admitted: admitted, issue) }
+    }
+
+    /// Issues a code on the request path: `issue` runs the transaction that writes the code and
+    /// queues its mail, which is then sent; the admission is given back when nothing was issued
+    /// or the transaction failed (its error is rethrown).
+    func issueNow(admitted: MailBudget.Admission, _ issue: () async throws -> Mail?) async throws {
+        let mail: Mail?
+        do {
+            mail = try await issue()
+        } catch {
+            await send(nil, admitted: admitted)
+            throw error
         }
+        await send(mail, admitted: admitted)
     }
 
     /// Wakes the outbox's sender for mail queued in a transaction that has committed.

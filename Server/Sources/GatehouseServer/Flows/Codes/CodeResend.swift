@@ -30,19 +30,20 @@ struct CodeResend: Sendable {
             // An unknown or confirmed address is budgeted as a pending one: the answer must not tell.
             let admitted = try await delivery.admit(email, recipient: .unconfirmed, kind: .signUp, client: ip, now: now)
             guard let found, found.emailConfirmedAt == nil else { return await delivery.send(nil, admitted: admitted) }
-            let mail = try await issuing(admitted) { tx in
-                guard let user = try await tx.user(id: found.id), user.emailConfirmedAt == nil else { return nil }
-                return try await Self.confirmation(
-                    to: user,
-                    admitted: admitted,
-                    spacing: .skip,
-                    pkce: pkce,
-                    delivery: delivery,
-                    in: tx,
-                    now: now
-                )
+            return try await delivery.issueNow(admitted: admitted) {
+                try await storage.transaction { tx in
+                    guard let user = try await tx.user(id: found.id), user.emailConfirmedAt == nil else { return nil }
+                    return try await Self.confirmation(
+                        to: user,
+                        admitted: admitted,
+                        spacing: .skip,
+                        pkce: pkce,
+                        delivery: delivery,
+                        in: tx,
+                        now: now
+                    )
+                }
             }
-            return await delivery.send(mail, admitted: admitted)
         }
         let admitted = try await delivery.admit(email, recipient: MailBudget.Recipient(found), client: ip, now: now)
         guard let found else { return await delivery.send(nil, admitted: admitted) }
@@ -65,18 +66,19 @@ struct CodeResend: Sendable {
             } else {
                 side = try await delivery.admit(code.email, recipient: .unconfirmed, client: ip, now: now)
             }
-            let mail = try await issuing(side) { tx in
-                try await delivery.issue(
-                    code.purpose,
-                    for: found.id,
-                    to: side,
-                    spacing: .skip,
-                    pkce: pkce,
-                    in: tx,
-                    now: now
-                )
+            try await delivery.issueNow(admitted: side) {
+                try await storage.transaction { tx in
+                    try await delivery.issue(
+                        code.purpose,
+                        for: found.id,
+                        to: side,
+                        spacing: .skip,
+                        pkce: pkce,
+                        in: tx,
+                        now: now
+                    )
+                }
             }
-            await delivery.send(mail, admitted: side)
         }
         if !answered { await delivery.send(nil, admitted: admitted) }
     }
@@ -93,29 +95,30 @@ struct CodeResend: Sendable {
         let now = now()
         let admitted = try await delivery.admit(email, recipient: .unconfirmed, kind: .signUp, client: ip, now: now)
         let (delivery, audit) = (self.delivery, self.audit)
-        let mail = try await issuing(admitted) { tx in
-            guard let current = try await tx.user(id: user.id), current.email == email else {
-                throw APIError(.notFound, .userNotFound, "User not found")
+        try await delivery.issueNow(admitted: admitted) {
+            try await storage.transaction { tx in
+                guard let current = try await tx.user(id: user.id), current.email == email else {
+                    throw APIError(.notFound, .userNotFound, "User not found")
+                }
+                guard current.emailConfirmedAt == nil else { throw Self.alreadyConfirmed }
+                let mail = try await Self.confirmation(
+                    to: current,
+                    admitted: admitted,
+                    spacing: .refuse,
+                    delivery: delivery,
+                    in: tx,
+                    now: now
+                )
+                try await audit.record(
+                    .confirmationResent,
+                    actor: `operator`,
+                    ip: ip,
+                    subject: user.id,
+                    in: tx
+                )
+                return mail
             }
-            guard current.emailConfirmedAt == nil else { throw Self.alreadyConfirmed }
-            let mail = try await Self.confirmation(
-                to: current,
-                admitted: admitted,
-                spacing: .refuse,
-                delivery: delivery,
-                in: tx,
-                now: now
-            )
-            try await audit.record(
-                .confirmationResent,
-                actor: `operator`,
-                ip: ip,
-                subject: user.id,
-                in: tx
-            )
-            return mail
         }
-        await delivery.send(mail, admitted: admitted)
     }
 
     /// 409: the address is confirmed already; there is nothing to resend.
@@ -154,16 +157,4 @@ struct CodeResend: Sendable {
         return mail
     }
 
-    /// Runs `issue` in a transaction, giving the admission back when it fails.
-    private func issuing(
-        _ admitted: MailBudget.Admission,
-        _ issue: @escaping @Sendable (any StorageTransaction) async throws -> Mail?
-    ) async throws -> Mail? {
-        do {
-            return try await storage.transaction(issue)
-        } catch {
-            await delivery.send(nil, admitted: admitted)
-            throw error
-        }
-    }
 }

@@ -57,10 +57,9 @@ struct PasswordRecovery: Sendable {
         guard let email = user.email else { throw Self.noAddress }
         let now = now()
         let admitted = try await delivery.admit(email, recipient: MailBudget.Recipient(user), client: ip, now: now)
-        let (delivery, audit) = (self.delivery, self.audit)
-        let mail: Mail?
-        do {
-            mail = try await storage.transaction { tx in
+        let (storage, delivery, audit) = (self.storage, self.delivery, self.audit)
+        try await delivery.issueNow(admitted: admitted) {
+            try await storage.transaction { tx in
                 guard let current = try await tx.user(id: user.id), current.email == email else {
                     throw APIError(.notFound, .userNotFound, "User not found")
                 }
@@ -81,11 +80,7 @@ struct PasswordRecovery: Sendable {
                 )
                 return mail
             }
-        } catch {
-            await delivery.send(nil, admitted: admitted)
-            throw error
         }
-        await delivery.send(mail, admitted: admitted)
     }
 
     /// 400: a user without an address (a guest, a provider-only account) cannot be mailed.
