@@ -30,9 +30,9 @@ package enum AMRText {
 
     /// An entry as stored, its method not yet checked.
     private struct StoredEntry: Decodable {
-        package var method: String
-        package var timestamp: Int
-        package var provider: String?
+        var method: String
+        var timestamp: Int
+        var provider: String?
     }
 
     /// `[` `{"method":"…","timestamp":…}` (`,` …)* `]` with a known method (of letters, digits,

@@ -12,10 +12,10 @@ import Synchronization
 /// removed when the work ends: no `Task.sleep` is left behind per statement.
 package final class ConnectionWait: Sendable {
     private struct State {
-        package var leased = false
-        package var expired = false
+        var leased = false
+        var expired = false
         /// Closes the leased connection (given with ``leased(closing:)``).
-        package var close: (@Sendable () -> Void)?
+        var close: (@Sendable () -> Void)?
     }
 
     private let state = Mutex(State())
@@ -128,7 +128,7 @@ package final class ConnectionWait: Sendable {
         private let state = Mutex<State>(.pending)
 
         /// Whether the result is settled.
-        package var isSettled: Bool {
+        var isSettled: Bool {
             state.withLock { state in
                 if case .settled = state { return true }
                 return false
@@ -136,7 +136,7 @@ package final class ConnectionWait: Sendable {
         }
 
         /// Settles the result; later calls are ignored.
-        package func settle(_ result: Swift.Result<Value, any Error>) {
+        func settle(_ result: Swift.Result<Value, any Error>) {
             let waiting: CheckedContinuation<Swift.Result<Value, any Error>, Never>? = state.withLock { state in
                 switch state {
                 case .pending:
@@ -153,7 +153,7 @@ package final class ConnectionWait: Sendable {
         }
 
         /// The result, once settled.
-        package var value: Swift.Result<Value, any Error> {
+        var value: Swift.Result<Value, any Error> {
             get async {
                 await withCheckedContinuation { continuation in
                     let settled: Swift.Result<Value, any Error>? = state.withLock { state in

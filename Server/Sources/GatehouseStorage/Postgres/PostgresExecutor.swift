@@ -82,8 +82,8 @@ package struct PostgresExecutor: SQLExecutor {
     /// Set once a statement of this executor has failed.
     private final class FailureFlag: Sendable {
         private let value = Atomic<Bool>(false)
-        package var isSet: Bool { value.load(ordering: .relaxed) }
-        package func set() { value.store(true, ordering: .relaxed) }
+        var isSet: Bool { value.load(ordering: .relaxed) }
+        func set() { value.store(true, ordering: .relaxed) }
     }
 }
 

@@ -21,8 +21,8 @@ package struct PostgresStatement: Sendable, Hashable {
     package static let capacity = 2_000
 
     private struct Key: Hashable {
-        package var sql: String
-        package var types: [PostgresDataType]
+        var sql: String
+        var types: [PostgresDataType]
     }
 
     private static let registry = Mutex<[Key: PostgresStatement]>([:])

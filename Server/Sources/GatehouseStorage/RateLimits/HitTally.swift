@@ -12,16 +12,16 @@ package final class HitTally: Sendable {
     package let capacity: Int
 
     private struct Window {
-        package var start: Double
-        package var end: Double
+        var start: Double
+        var end: Double
         /// The count in the database as of the last write's answer.
-        package var shared = 0
+        var shared = 0
         /// Hits in the write under way.
-        package var writing = 0
+        var writing = 0
         /// Hits not yet written.
-        package var pending = 0
+        var pending = 0
         /// When the latest pending hit came (the time the write stamps a new window with).
-        package var lastHit: Double
+        var lastHit: Double
     }
 
     /// Hits to add to one window in the database.
@@ -41,15 +41,15 @@ package final class HitTally: Sendable {
     }
 
     private struct State {
-        package var windows: [String: Window] = [:]
+        var windows: [String: Window] = [:]
         /// The windows with pending hits: what a write takes, without a scan of every window.
-        package var pendingIDs: Set<String> = []
-        package var scheduled = false
+        var pendingIDs: Set<String> = []
+        var scheduled = false
         /// The latest time a hit came with (windows closed by then are forgotten once written).
-        package var latest = -Double.infinity
+        var latest = -Double.infinity
         /// When, in hit time, closed windows are next looked for (a scan of every window, so at
         /// most once per ``sweepInterval``, not on every write).
-        package var nextSweep = -Double.infinity
+        var nextSweep = -Double.infinity
     }
 
     /// Seconds of hit time between two scans for closed windows.

@@ -35,19 +35,19 @@ package actor MemoryRateLimiter: RateLimiter {
     }
 
     private struct Window {
-        package var start: Date
-        package var count: Int
+        var start: Date
+        var count: Int
     }
 
     private struct Bucket {
-        package var windows: [KeyDigest: Window] = [:]
+        var windows: [KeyDigest: Window] = [:]
         /// Keys in the order their windows opened; an entry whose start no longer matches its
         /// key's window is stale and skipped.
-        package var order: [(key: KeyDigest, start: Date)] = []
-        package var head = 0
+        var order: [(key: KeyDigest, start: Date)] = []
+        var head = 0
 
         /// Drops windows that have expired from the front of the queue.
-        package mutating func prune(window: TimeInterval, now: Date) {
+        mutating func prune(window: TimeInterval, now: Date) {
             while head < order.count {
                 let (key, start) = order[head]
                 if let current = windows[key], current.start == start {
@@ -60,7 +60,7 @@ package actor MemoryRateLimiter: RateLimiter {
         }
 
         /// Forgets the oldest live window.
-        package mutating func evictOldest() {
+        mutating func evictOldest() {
             while head < order.count {
                 let (key, start) = order[head]
                 head += 1
@@ -73,7 +73,7 @@ package actor MemoryRateLimiter: RateLimiter {
         }
 
         /// Counts one request under `key`; the window's start when it is full.
-        package mutating func hit(_ key: KeyDigest, limit: Int, window: TimeInterval, now: Date, capacity: Int) -> Date? {
+        mutating func hit(_ key: KeyDigest, limit: Int, window: TimeInterval, now: Date, capacity: Int) -> Date? {
             prune(window: window, now: now)
             var current = windows[key]
             if let open = current, now.timeIntervalSince(open.start) >= window { current = nil }
@@ -90,7 +90,7 @@ package actor MemoryRateLimiter: RateLimiter {
 
         /// Forgets `key`'s window: a window whose every request was given back holds nothing a
         /// later request needs, so a successful sign-in leaves no window behind.
-        package mutating func forget(_ key: KeyDigest) {
+        mutating func forget(_ key: KeyDigest) {
             windows[key] = nil
             compact()
         }

@@ -5,8 +5,8 @@ import Synchronization
 /// Each connection runs one read at a time; a read that finds none idle waits for the next.
 package final class SQLiteReaderPool: Sendable {
     private struct State {
-        package var idle: [SQLiteHandle]
-        package var waiters: [CheckedContinuation<SQLiteHandle, Never>] = []
+        var idle: [SQLiteHandle]
+        var waiters: [CheckedContinuation<SQLiteHandle, Never>] = []
     }
 
     private let connections: [SQLiteHandle]
