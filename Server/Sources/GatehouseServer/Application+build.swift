@@ -160,8 +160,9 @@ private func backgroundServices(_ services: ServerServices, database: ServerData
 }
 
 /// Every route, behind the request log (and metrics), CORS, error rendering and the client
-/// address: public ones, the caller's own (behind ``CallerMiddleware``), the admin API (behind
-/// ``AdminMiddleware``), and `/token` (behind its rate limit and ``BearerMiddleware``).
+/// address: public ones, the caller's own and the admin API (each behind ``BearerAuthenticator``
+/// and in its child context, ``CallerRequestContext`` or ``AdminRequestContext``), and `/token`
+/// (behind its rate limit).
 func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
@@ -178,8 +179,12 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
             )
         )
     )
-    let signedIn = router.group().add(middleware: CallerMiddleware(authenticator: services.authenticator))
-    let admin = router.group().add(middleware: AdminMiddleware(authenticator: services.authenticator))
+    let signedIn = router.group()
+        .add(middleware: BearerAuthenticator(authenticator: services.authenticator, audience: .signedInUser))
+        .group(context: CallerRequestContext.self)
+    let admin = router.group()
+        .add(middleware: BearerAuthenticator(authenticator: services.authenticator, audience: .admin))
+        .group(context: AdminRequestContext.self)
     let tokenRoute = router.group()
         .add(
             middleware: RateLimitMiddleware(
@@ -190,7 +195,6 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
                 now: services.now
             )
         )
-        .add(middleware: BearerMiddleware())
 
     MetadataController(configuration: services.configuration, publicJWKs: services.tokens.publicJWKs)
         .register(on: router)
@@ -279,7 +283,8 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     passkeys.registerSignIn(on: router.group().add(middleware: passkeyLimit))
     passkeys.registerRegistration(
         on: router.group().add(middleware: passkeyLimit)
-            .add(middleware: CallerMiddleware(authenticator: services.authenticator))
+            .add(middleware: BearerAuthenticator(authenticator: services.authenticator, audience: .signedInUser))
+            .group(context: CallerRequestContext.self)
     )
     passkeys.registerManagement(on: signedIn)
     passkeys.registerAdmin(on: admin, lookup: services.adminUserLookup)

@@ -1,21 +1,31 @@
 import Foundation
+import GatehouseServer
 import GatehouseServerSupport
 import HTTPTypes
 import Testing
 
-/// The caller and admin middleware guard every route that needs them, and only those.
+/// The authenticating middleware and the child contexts (``CallerRequestContext``,
+/// ``AdminRequestContext``) guard every route that needs them, and only those.
 @Suite("Caller and admin middleware")
 struct AuthenticationMiddlewareTests {
     static let callerRoutes: [(HTTPRequest.Method, String)] = [
         (.get, "/user"), (.put, "/user"), (.delete, "/user"), (.post, "/logout"), (.get, "/reauthenticate"),
         (.delete, "/user/identities/\(UUID().uuidString)"), (.get, "/user/sessions"),
-        (.delete, "/user/sessions/\(UUID().uuidString)"),
+        (.delete, "/user/sessions/\(UUID().uuidString)"), (.get, "/user/identities/authorize?provider=github"),
+        (.post, "/factors"), (.post, "/factors/\(UUID().uuidString)/challenge"),
+        (.post, "/factors/\(UUID().uuidString)/verify"), (.delete, "/factors/\(UUID().uuidString)"),
+        (.post, "/passkeys/registration/options"), (.post, "/passkeys/registration/verify"), (.get, "/passkeys"),
+        (.patch, "/passkeys/\(UUID().uuidString)"), (.delete, "/passkeys/\(UUID().uuidString)"),
     ]
     static let adminRoutes: [(HTTPRequest.Method, String)] = [
         (.get, "/admin/users"), (.post, "/admin/users"), (.get, "/admin/users/\(UUID().uuidString)"),
         (.put, "/admin/users/\(UUID().uuidString)"), (.delete, "/admin/users/\(UUID().uuidString)"),
         (.post, "/invite"), (.post, "/admin/generate_link"), (.get, "/admin/users/\(UUID().uuidString)/sessions"),
         (.delete, "/admin/users/\(UUID().uuidString)/sessions/\(UUID().uuidString)"),
+        (.get, "/admin/users/\(UUID().uuidString)/factors"),
+        (.delete, "/admin/users/\(UUID().uuidString)/factors/\(UUID().uuidString)"),
+        (.get, "/admin/users/\(UUID().uuidString)/passkeys"),
+        (.delete, "/admin/users/\(UUID().uuidString)/passkeys/\(UUID().uuidString)"),
     ]
 
     @Test func everyGuardedRouteWantsABearerAndAdminRoutesWantAnAdmin() async throws {
@@ -38,6 +48,13 @@ struct AuthenticationMiddlewareTests {
                 #expect(user.errorCode == "not_admin", "\(method) \(path): a user's token is not an admin's")
             }
             #expect(try await client.get("/user", bearer: access).status == .ok)
+            // An admin key speaks for no user: it opens no caller's route.
+            let admin = try await harness.server.serviceRoleToken()
+            for (method, path) in Self.callerRoutes {
+                let reply = try await client.send(method, path, json: "{}", bearer: admin)
+                #expect(reply.status == .forbidden && reply.errorCode == "bad_jwt", "\(method) \(path): \(reply.text)")
+            }
+            #expect(try await client.get("/admin/users", bearer: admin).status == .ok)
         }
     }
 

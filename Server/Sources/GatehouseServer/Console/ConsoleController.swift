@@ -32,10 +32,12 @@ struct ConsoleController: Sendable {
         console.get("sign-in") { request, _ in signInPage(next: ConsoleForm.query(request)[.next], problem: nil) }
         console.post("sign-in") { request, context in try await signIn(request, context: context) }
 
-        let signedIn = console.group().add(middleware: ConsoleSessionMiddleware(sessions: sessions, cookie: cookie))
+        let signedIn = console.group()
+            .add(middleware: ConsoleSessionMiddleware(sessions: sessions, cookie: cookie))
+            .group(context: ConsoleRequestContext.self)
         signedIn.get { _, context in
             let page = ConsoleOverviewPage(storage: storage, lookup: lookup, now: now)
-            return ConsoleResponse.html(try await page.render(operator: try Self.signedIn(context)))
+            return ConsoleResponse.html(try await page.render(operator: context.signedIn))
         }
         signedIn.post("sign-out") { request, context in
             if let token = cookie.value(.session, in: request) {
@@ -45,25 +47,25 @@ struct ConsoleController: Sendable {
         }
         signedIn.get("users") { request, context in
             let page = ConsoleUsersPage(storage: storage, lookup: lookup, now: now)
-            return ConsoleResponse.html(try await page.render(ConsoleForm.query(request), operator: try Self.signedIn(context)))
+            return ConsoleResponse.html(try await page.render(ConsoleForm.query(request), operator: context.signedIn))
         }
         signedIn.get("users/:id") { request, context in
             let user = try await lookup.user(Self.uuid(context, "id"))
             let notice = ConsoleForm.query(request)[.done].flatMap(ConsoleNotice.init(rawValue:))
             let shown = notice.map { ConsoleLayout.notice($0.message) } ?? .empty
-            return ConsoleResponse.html(try await actions.page.render(user, notice: shown, operator: try Self.signedIn(context)))
+            return ConsoleResponse.html(try await actions.page.render(user, notice: shown, operator: context.signedIn))
         }
         actions.register(on: signedIn)
         signedIn.get("audit") { request, context in
             let page = ConsoleAuditPage(storage: storage)
-            return ConsoleResponse.html(try await page.render(ConsoleForm.query(request), operator: try Self.signedIn(context)))
+            return ConsoleResponse.html(try await page.render(ConsoleForm.query(request), operator: context.signedIn))
         }
         signedIn.get("keys") { request, context in
             let notice = ConsoleForm.query(request)[.done].flatMap(ConsoleNotice.init(rawValue:))
             return try await keysPage(notice: notice.map { ConsoleLayout.notice($0.message) } ?? .empty, context: context)
         }
         signedIn.post("keys/rotate") { _, context in
-            let signedIn = try Self.signedIn(context)
+            let signedIn = context.signedIn
             _ = try await SigningKeyAdmin.rotate(
                 storage: storage,
                 vault: vault,
@@ -74,8 +76,8 @@ struct ConsoleController: Sendable {
             return ConsoleResponse.redirect(ConsoleReturnPath(trusted: "/console/keys?done=\(ConsoleNotice.keyRotated.rawValue)"))
         }
         signedIn.post("keys/retire") { _, context in
-            let signedIn = try Self.signedIn(context)
-            let kid = try Self.form(context)[.kid] ?? ""
+            let signedIn = context.signedIn
+            let kid = context.form[.kid] ?? ""
             do {
                 try await SigningKeyAdmin.retire(
                     kid: kid,
@@ -147,23 +149,13 @@ struct ConsoleController: Sendable {
     private func keysPage(
         notice: HTML,
         status: HTTPResponse.Status = .ok,
-        context: AppRequestContext
+        context: ConsoleRequestContext
     ) async throws -> Response {
         let page = ConsoleKeysPage(storage: storage)
-        return ConsoleResponse.html(try await page.render(notice: notice, operator: try Self.signedIn(context)), status: status)
+        return ConsoleResponse.html(try await page.render(notice: notice, operator: context.signedIn), status: status)
     }
 
-    static func signedIn(_ context: AppRequestContext) throws -> ConsoleOperator {
-        guard let signedIn = context.console else { throw APIError(.forbidden, .notSignedIn, "Sign in to the console.") }
-        return signedIn
-    }
-
-    static func form(_ context: AppRequestContext) throws -> ConsoleForm {
-        guard let form = context.consoleForm else { throw APIError(.forbidden, .notSignedIn, "Sign in to the console.") }
-        return form
-    }
-
-    static func uuid(_ context: AppRequestContext, _ name: String) -> UUID? {
+    static func uuid(_ context: some RequestContext, _ name: String) -> UUID? {
         context.parameters.get(name).flatMap(UUID.init(text:))
     }
 }

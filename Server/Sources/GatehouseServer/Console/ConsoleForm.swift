@@ -13,7 +13,7 @@ enum ConsoleField: String, Sendable {
 struct ConsoleForm: Sendable {
     let fields: [(String, String)]
 
-    static func read(_ request: Request, context: AppRequestContext) async throws -> ConsoleForm {
+    static func read(_ request: Request, context: some RequestContext) async throws -> ConsoleForm {
         ConsoleForm(fields: try await FormFields.formAndQuery(of: request, context: context))
     }
 

@@ -6,7 +6,8 @@ import Hummingbird
 /// The console's signed-in pages: the cookie must name a live console session
 /// (``ConsoleSessions``); a page asked for without one is sent to the sign-in page (with the
 /// page as `next`), a form posted without one is refused. Every form posted with one must carry
-/// that session's CSRF token. The operator is put on ``AppRequestContext/console``.
+/// that session's CSRF token. The operator (and the form) is put on
+/// ``AppRequestContext/identity`` for ``ConsoleRequestContext``.
 struct ConsoleSessionMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
@@ -34,12 +35,11 @@ struct ConsoleSessionMiddleware: RouterMiddleware {
                 throw APIError(.forbidden, .notAdmin, "This form has expired or did not come from the console: reload the page.")
             }
             var context = context
-            context.console = signedIn
-            context.consoleForm = form
+            context.identity = Principal(kind: .consoleOperator(signedIn, form: form))
             return try await next(request, context)
         }
         var context = context
-        context.console = signedIn
+        context.identity = Principal(kind: .consoleOperator(signedIn, form: ConsoleForm(fields: [])))
         return try await next(request, context)
     }
 }

@@ -22,9 +22,9 @@ struct ConsoleUserActions: Sendable {
     let deletion: AdminUserDeletion
     let page: ConsoleUserPage
 
-    func register(on router: RouterGroup<AppRequestContext>) {
+    func register(on router: RouterGroup<ConsoleRequestContext>) {
         router.post("users/:id/ban") { _, context in
-            let form = try ConsoleController.form(context)
+            let form = context.form
             guard let period = form[.duration].flatMap(ConsoleBanPeriod.init(rawValue:)) else {
                 throw APIError.validation("Choose one of the offered ban periods.")
             }
@@ -94,7 +94,7 @@ struct ConsoleUserActions: Sendable {
             }
         }
         router.post("users/:id/delete") { _, context in
-            let typed = try ConsoleController.form(context)[.confirm]
+            let typed = context.form[.confirm]
             return try await act(on: context, done: .userDeleted, returnTo: .users) { user, signedIn in
                 let confirmation = ConsoleDeletionConfirmation(for: user)
                 guard confirmation.isConfirmed(by: typed) else { throw confirmation.refusal }
@@ -114,12 +114,12 @@ struct ConsoleUserActions: Sendable {
     /// Runs `action` on the user of the route's `:id` and sends the browser back to their page
     /// (or to the users page); a refusal shows their page with its message, at its status.
     private func act(
-        on context: AppRequestContext,
+        on context: ConsoleRequestContext,
         done: ConsoleNotice,
         returnTo destination: Destination = .user,
         _ action: (UserRecord, ConsoleOperator) async throws -> Void
     ) async throws -> Response {
-        let signedIn = try ConsoleController.signedIn(context)
+        let signedIn = context.signedIn
         let user = try await lookup.user(ConsoleController.uuid(context, "id"))
         do {
             try await action(user, signedIn)

@@ -6,19 +6,18 @@ import HTTPTypes
 import Hummingbird
 
 /// The admin API for `service_role` tokens: `/admin/users` (list, create, get, update, delete).
-/// Registered behind ``AdminMiddleware``.
+/// Registered on the admin routes (``AdminRequestContext``).
 struct AdminController {
     let lookup: AdminUserLookup
     let creation: AdminUserCreation
     let update: AdminUserUpdate
     let deletion: AdminUserDeletion
 
-    func register(on router: some RouterMethods<AppRequestContext>) {
+    func register(on router: some RouterMethods<AdminRequestContext>) {
         router.get("admin/users") { request, _ in try await list(request) }
         router.post("admin/users") { request, context in
             let body = try await JSONBody.decode(AdminUserRequest.self, from: request, context: context)
             let user = try await creation(body, ip: context.clientKey)
-            AuthMetrics.signUp(.admin)
             return try JSONBody.response(user.wire, request: request)
         }
         router.get("admin/users/:id") { request, context in
@@ -38,7 +37,7 @@ struct AdminController {
         }
     }
 
-    private static func id(_ context: AppRequestContext) -> UUID? {
+    private static func id(_ context: some RequestContext) -> UUID? {
         context.parameters.get("id").flatMap(UUID.init(uuidString:))
     }
 

@@ -6,12 +6,12 @@ import HTTPTypes
 import Hummingbird
 
 /// A user's factors for the admin API: `GET /admin/users/{id}/factors` and
-/// `DELETE /admin/users/{id}/factors/{factor_id}`. Registered behind ``AdminMiddleware``.
+/// `DELETE /admin/users/{id}/factors/{factor_id}`. Registered on the admin routes (``AdminRequestContext``).
 struct AdminFactorController {
     let lookup: AdminUserLookup
     let unenrollment: FactorUnenrollment
 
-    func register(on router: some RouterMethods<AppRequestContext>) {
+    func register(on router: some RouterMethods<AdminRequestContext>) {
         router.get("admin/users/:id/factors") { request, context in
             let user = try await lookup.user(context.parameters.get("id").flatMap(UUID.init(uuidString:)))
             return try JSONBody.response(user.factors.map(\.wire), request: request)

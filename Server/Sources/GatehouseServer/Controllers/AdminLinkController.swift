@@ -5,16 +5,15 @@ import HTTPTypes
 import Hummingbird
 
 /// `POST /invite` and `POST /admin/generate_link` for `service_role` tokens. Registered behind
-/// ``AdminMiddleware``.
+/// ``AdminRequestContext``.
 struct AdminLinkController {
     let invitation: Invitation
     let links: LinkGeneration
 
-    func register(on router: some RouterMethods<AppRequestContext>) {
+    func register(on router: some RouterMethods<AdminRequestContext>) {
         router.post("invite") { request, context in
             let body = try await JSONBody.decode(Invitation.Request.self, from: request, context: context)
             let invited = try await invitation(body, ip: context.clientKey)
-            AuthMetrics.signUp(.invite)
             return try JSONBody.response(invited, request: request)
         }
         router.post("admin/generate_link") { request, context in

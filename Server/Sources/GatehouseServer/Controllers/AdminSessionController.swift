@@ -6,13 +6,13 @@ import HTTPTypes
 import Hummingbird
 
 /// A user's sessions for `service_role` tokens: `GET /admin/users/{id}/sessions` and
-/// `DELETE /admin/users/{id}/sessions/{sid}`. Registered behind ``AdminMiddleware``.
+/// `DELETE /admin/users/{id}/sessions/{sid}`. Registered on the admin routes (``AdminRequestContext``).
 struct AdminSessionController {
     let lookup: AdminUserLookup
     let listing: SessionListing
     let ending: AdminSessionEnding
 
-    func register(on router: some RouterMethods<AppRequestContext>) {
+    func register(on router: some RouterMethods<AdminRequestContext>) {
         router.get("admin/users/:id/sessions") { request, context in
             let user = try await lookup.user(context.parameters.get("id").flatMap(UUID.init(uuidString:)))
             return try JSONBody.response(try await listing(of: user.id, current: nil), request: request)

@@ -6,7 +6,7 @@ import HTTPTypes
 import Hummingbird
 
 /// The caller's second factors: `POST /factors`, `POST /factors/{id}/challenge`,
-/// `POST /factors/{id}/verify`, `DELETE /factors/{id}`. Registered behind ``CallerMiddleware``.
+/// `POST /factors/{id}/verify`, `DELETE /factors/{id}`. Registered on the signed-in routes (``CallerRequestContext``).
 struct FactorController {
     let enrollment: FactorEnrollment
     let challenge: FactorChallengeCreation
@@ -18,7 +18,7 @@ struct FactorController {
         var id: String
     }
 
-    func register(on router: some RouterMethods<AppRequestContext>) {
+    func register(on router: some RouterMethods<CallerRequestContext>) {
         router.post("factors") { request, context in
             let (body, proof) = try await JSONBody.decode(
                 EnrollFactorRequest.self,
@@ -28,7 +28,7 @@ struct FactorController {
             )
             let enrolled = try await enrollment(
                 body,
-                caller: try context.requireCaller(),
+                caller: context.caller,
                 nonce: proof.nonce,
                 ip: context.clientKey
             )
@@ -36,7 +36,7 @@ struct FactorController {
         }
         router.post("factors/:factor_id/challenge") { request, context in
             let id = try MFAAccess.id(context.parameters.get("factor_id"))
-            let created = try await challenge(factorID: id, caller: try context.requireCaller(), ip: context.clientKey)
+            let created = try await challenge(factorID: id, caller: context.caller, ip: context.clientKey)
             return try JSONBody.response(created, request: request)
         }
         router.post("factors/:factor_id/verify") { request, context in
@@ -45,7 +45,7 @@ struct FactorController {
             let session = try await verification(
                 factorID: id,
                 body,
-                caller: try context.requireCaller(),
+                caller: context.caller,
                 ip: context.clientKey
             )
             return try JSONBody.response(session, request: request)
@@ -55,7 +55,7 @@ struct FactorController {
             let proof = try await JSONBody.decode(ReauthenticationProof.self, from: request, context: context)
             let removed = try await unenrollment(
                 factorID: id,
-                caller: try context.requireCaller(),
+                caller: context.caller,
                 nonce: proof.nonce,
                 ip: context.clientKey
             )

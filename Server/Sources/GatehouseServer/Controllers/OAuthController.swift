@@ -6,7 +6,7 @@ import Hummingbird
 
 /// The sign-in through a provider's page: `GET /authorize` (``OAuthAuthorization``), the
 /// provider's `GET /callback` and `POST /callback` (``OAuthCallback``), and, behind
-/// ``CallerMiddleware``, `GET /user/identities/authorize` (linking a provider to the caller).
+/// ``CallerRequestContext``, `GET /user/identities/authorize` (linking a provider to the caller).
 struct OAuthController {
     let authorization: OAuthAuthorization
     let callback: OAuthCallback
@@ -27,12 +27,12 @@ struct OAuthController {
 
     /// `GET /user/identities/authorize?provider=…&redirect_to=…&skip_http_redirect=true`: 200
     /// `{"url": …}` with `skip_http_redirect` (what the Supabase clients ask for), else a 302.
-    func registerLinking(on router: some RouterMethods<AppRequestContext>) {
+    func registerLinking(on router: some RouterMethods<CallerRequestContext>) {
         router.get("user/identities/authorize") { request, context in
             let query = FormFields.query(of: request)
             let url = try await authorization(
                 OAuthAuthorization.Request(query: query),
-                linking: try context.requireCaller(),
+                linking: context.caller,
                 reauthenticationNonce: query.first { $0.0 == "reauthentication_nonce" }?.1,
                 ip: context.clientKey
             )

@@ -6,7 +6,7 @@ import HTTPTypes
 import Hummingbird
 
 /// The passkey routes (Supabase Auth's shapes): sign-in ceremonies in public, registration and
-/// management behind ``CallerMiddleware``, the admin listing and removal behind ``AdminMiddleware``;
+/// management for a signed-in caller (``CallerRequestContext``), the admin listing and removal for an admin (``AdminRequestContext``);
 /// the ceremonies behind their own rate limit (`GATEHOUSE_RATE_LIMIT_PASSKEY`).
 struct PasskeyController {
     let registration: PasskeyRegistration
@@ -29,14 +29,14 @@ struct PasskeyController {
     }
 
     /// `POST /passkeys/registration/options|verify`, for a signed-in caller.
-    func registerRegistration(on router: some RouterMethods<AppRequestContext>) {
+    func registerRegistration(on router: some RouterMethods<CallerRequestContext>) {
         router.post("passkeys/registration/options") { request, context in
             let body = try await JSONBody.decode(
                 PasskeyRegistrationOptionsRequest.self,
                 from: request,
                 context: context
             )
-            let caller = try context.requireCaller()
+            let caller = context.caller
             return try JSONBody.response(
                 try await registration.options(caller, nonce: body.nonce, ip: context.clientKey),
                 request: request
@@ -45,7 +45,7 @@ struct PasskeyController {
         router.post("passkeys/registration/verify") { request, context in
             let body = try await JSONBody.decode(PasskeyVerifyRequest.self, from: request, context: context)
             let (passkey, _) = try await registration.verify(
-                try context.requireCaller(),
+                context.caller,
                 body: body,
                 ip: context.clientKey
             )
@@ -54,10 +54,10 @@ struct PasskeyController {
     }
 
     /// The caller's passkeys: listing, renaming, removal.
-    func registerManagement(on router: some RouterMethods<AppRequestContext>) {
+    func registerManagement(on router: some RouterMethods<CallerRequestContext>) {
         router.get("passkeys") { request, context in
             try JSONBody.response(
-                try await management.list(userID: try context.requireCaller().user.id),
+                try await management.list(userID: context.caller.user.id),
                 request: request
             )
         }
@@ -69,7 +69,7 @@ struct PasskeyController {
                 context: context
             )
             let renamed = try await management.rename(
-                try context.requireCaller(),
+                context.caller,
                 passkeyID: Self.id("passkey_id", context),
                 body: body,
                 nonce: proof.nonce,
@@ -80,7 +80,7 @@ struct PasskeyController {
         router.delete("passkeys/:passkey_id") { request, context in
             let proof = try await JSONBody.decode(ReauthenticationProof.self, from: request, context: context)
             try await management.remove(
-                try context.requireCaller(),
+                context.caller,
                 passkeyID: Self.id("passkey_id", context),
                 nonce: proof.nonce,
                 ip: context.clientKey
@@ -90,7 +90,7 @@ struct PasskeyController {
     }
 
     /// `GET /admin/users/{id}/passkeys`, `DELETE /admin/users/{id}/passkeys/{passkey_id}`.
-    func registerAdmin(on router: some RouterMethods<AppRequestContext>, lookup: AdminUserLookup) {
+    func registerAdmin(on router: some RouterMethods<AdminRequestContext>, lookup: AdminUserLookup) {
         router.get("admin/users/:id/passkeys") { request, context in
             let user = try await lookup.user(Self.id("id", context))
             return try JSONBody.response(try await management.list(userID: user.id), request: request)
@@ -106,7 +106,7 @@ struct PasskeyController {
         }
     }
 
-    private static func id(_ name: String, _ context: AppRequestContext) -> UUID? {
+    private static func id(_ name: String, _ context: some RequestContext) -> UUID? {
         context.parameters.get(name).flatMap(UUID.init(uuidString:))
     }
 }

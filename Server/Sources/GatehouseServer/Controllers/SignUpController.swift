@@ -28,7 +28,6 @@ struct SignUpController {
         body.device = DeviceLabel.resolve(field: body.device, headers: request.headers)
         guard body.email != nil || body.password != nil else {
             let session = try await anonymous(body, ip: context.clientKey)
-            AuthMetrics.signUp(.anonymous)
             return try JSONBody.response(session, request: request)
         }
         let pkce = try EmailPKCE.from(
@@ -37,8 +36,6 @@ struct SignUpController {
             policy: redirects
         )
         let answer = try await signUp(body, pkce: pkce, ip: context.clientKey)
-        // Counted also when the address was registered already (the answer must not tell).
-        AuthMetrics.signUp(.password)
         switch answer {
         case .session(let session): return try JSONBody.response(session, request: request)
         case .user(let user): return try JSONBody.response(user, request: request)

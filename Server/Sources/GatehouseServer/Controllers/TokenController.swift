@@ -7,8 +7,9 @@ import Hummingbird
 
 /// `POST /token?grant_type=password|refresh_token|id_token|pkce`: one flow per grant.
 ///
-/// Registered behind ``RateLimitMiddleware`` (every grant counts) and ``BearerMiddleware``
-/// (an ID token may link to the caller).
+/// Registered behind ``RateLimitMiddleware`` (every grant counts). The bearer token is read
+/// here, unverified: an ID token may link to its caller, and clients send an API key on every
+/// call, so it is verified only when the grant asks for it.
 struct TokenController {
     let password: PasswordSignIn
     let refresh: RefreshRotation
@@ -24,7 +25,7 @@ struct TokenController {
         case "password":
             var body = try await JSONBody.decode(PasswordGrantRequest.self, from: request, context: context)
             body.device = DeviceLabel.resolve(field: body.device, headers: request.headers)
-            let session = try await Self.counted(.password) { try await password(body, ip: context.clientKey) }
+            let session = try await password(body, ip: context.clientKey)
             return try JSONBody.response(session, request: request)
         case "refresh_token":
             let body = try await JSONBody.decode(RefreshTokenGrantRequest.self, from: request, context: context)
@@ -38,37 +39,20 @@ struct TokenController {
             )
             var body = decoded
             body.device = DeviceLabel.resolve(field: body.device, headers: request.headers)
-            let session = try await Self.counted(.idToken) {
-                try await idToken(
-                    body,
-                    bearer: context.bearer,
-                    reauthenticationNonce: proof.reauthenticationNonce,
-                    ip: context.clientKey
-                )
-            }
+            let session = try await idToken(
+                body,
+                bearer: BearerToken.find(in: request),
+                reauthenticationNonce: proof.reauthenticationNonce,
+                ip: context.clientKey
+            )
             return try JSONBody.response(session, request: request)
         case "pkce":
             let body = try await JSONBody.decode(PKCEGrantRequest.self, from: request, context: context)
             let device = DeviceLabel.resolve(field: nil, headers: request.headers)
-            let session = try await Self.counted(.pkce) { try await pkce(body, device: device, ip: context.clientKey) }
+            let session = try await pkce(body, device: device, ip: context.clientKey)
             return try JSONBody.response(session, request: request)
         default:
             throw APIError(.badRequest, .invalidCredentials, "Unsupported grant type")
-        }
-    }
-
-    /// Runs a sign-in and counts its outcome (``AuthMetrics/signIn(_:error:)``).
-    private static func counted(
-        _ method: AuthMetrics.SignInMethod,
-        _ signIn: () async throws -> WireSession
-    ) async throws -> WireSession {
-        do {
-            let session = try await signIn()
-            AuthMetrics.signIn(method, error: nil)
-            return session
-        } catch {
-            AuthMetrics.signIn(method, error: error)
-            throw error
         }
     }
 }

@@ -6,7 +6,7 @@ import HTTPTypes
 import Hummingbird
 
 /// The signed-in caller's own account: `GET|PUT|DELETE /user`, `POST /logout`,
-/// `GET /reauthenticate`. Registered behind ``CallerMiddleware``.
+/// `GET /reauthenticate`. Registered on the signed-in routes (``CallerRequestContext``).
 struct UserController {
     let update: UserUpdate
     let deletion: AccountDeletion
@@ -20,9 +20,9 @@ struct UserController {
         var nonce: String?
     }
 
-    func register(on router: some RouterMethods<AppRequestContext>) {
+    func register(on router: some RouterMethods<CallerRequestContext>) {
         router.get("user") { request, context in
-            try JSONBody.response(try context.requireCaller().user.wire, request: request)
+            try JSONBody.response(context.caller.user.wire, request: request)
         }
         router.put("user") { request, context in
             let (body, fields) = try await JSONBody.decode(
@@ -36,12 +36,12 @@ struct UserController {
                 redirectTo: request.uri.queryParameters.get("redirect_to"),
                 policy: redirects
             )
-            let updated = try await update(body, caller: try context.requireCaller(), pkce: pkce, ip: context.clientKey)
+            let updated = try await update(body, caller: context.caller, pkce: pkce, ip: context.clientKey)
             return try JSONBody.response(updated.wire, request: request)
         }
         router.delete("user") { request, context in
             let body = try await JSONBody.decode(DeleteUserRequest.self, from: request, context: context)
-            try await deletion(try context.requireCaller(), nonce: body.nonce, ip: context.clientKey)
+            try await deletion(context.caller, nonce: body.nonce, ip: context.clientKey)
             return try JSONBody.empty(request: request)
         }
         router.post("logout") { request, context in
@@ -53,11 +53,11 @@ struct UserController {
             default: throw APIError.validation("Unsupported logout scope")
             }
             let proof = try await JSONBody.decode(ReauthenticationProof.self, from: request, context: context)
-            try await logout(try context.requireCaller(), scope: scope, nonce: proof.nonce, ip: context.clientKey)
+            try await logout(context.caller, scope: scope, nonce: proof.nonce, ip: context.clientKey)
             return Response(status: .noContent)
         }
         router.get("reauthenticate") { request, context in
-            try await reauthentication(try context.requireCaller(), ip: context.clientKey)
+            try await reauthentication(context.caller, ip: context.clientKey)
             return try JSONBody.empty(request: request)
         }
     }

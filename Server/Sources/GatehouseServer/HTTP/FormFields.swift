@@ -23,7 +23,7 @@ enum FormFields {
 
     /// The fields of a form body (at most 64 KiB), and the query's after them; a body that is not
     /// a form adds nothing.
-    static func formAndQuery(of request: Request, context: AppRequestContext) async throws -> [(String, String)] {
+    static func formAndQuery(of request: Request, context: some RequestContext) async throws -> [(String, String)] {
         var request = request
         var fields: [(String, String)] = []
         let type = request.headers[.contentType]?.lowercased() ?? ""

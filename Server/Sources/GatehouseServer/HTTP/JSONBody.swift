@@ -18,7 +18,7 @@ enum JSONBody {
     static func decode<Value: Decodable>(
         _ type: Value.Type,
         from request: Request,
-        context: AppRequestContext,
+        context: some RequestContext,
         limit: Int? = nil,
         undeclaredIsJSON: Bool = false
     )
@@ -36,7 +36,7 @@ enum JSONBody {
         _ first: First.Type,
         _ second: Second.Type,
         from request: Request,
-        context: AppRequestContext
+        context: some RequestContext
     ) async throws -> (First, Second) {
         let bytes = try await body(of: request, context: context, limit: nil, undeclaredIsJSON: false)
         return (try decode(first, from: bytes), try decode(second, from: bytes))
@@ -46,7 +46,7 @@ enum JSONBody {
     /// or sent with no `Content-Type` unless `undeclaredIsJSON`.
     private static func body(
         of request: Request,
-        context: AppRequestContext,
+        context: some RequestContext,
         limit: Int?,
         undeclaredIsJSON: Bool
     ) async throws -> Data {

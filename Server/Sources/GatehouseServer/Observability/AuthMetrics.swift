@@ -61,6 +61,22 @@ enum AuthMetrics {
         .increment()
     }
 
+    /// Runs a sign-in flow and counts its outcome (``signIn(_:error:)``): the flows count their
+    /// own outcomes, so a sign-in is counted once whichever route or page started it.
+    static func countingSignIn<Result>(
+        _ method: SignInMethod,
+        _ signIn: () async throws -> Result
+    ) async throws -> Result {
+        do {
+            let result = try await signIn()
+            Self.signIn(method, error: nil)
+            return result
+        } catch {
+            Self.signIn(method, error: error)
+            throw error
+        }
+    }
+
     /// A second factor's kind.
     enum SecondFactor: String, Sendable {
         case totp

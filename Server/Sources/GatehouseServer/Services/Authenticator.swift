@@ -6,8 +6,8 @@ import HTTPTypes
 
 /// Verifies bearer tokens: the signature and claims, then that the session and user still
 /// exist and the session has not ended by time, so that logout, ending a session, bans and
-/// deletion take effect at once. Used by ``CallerMiddleware``,
-/// ``AdminMiddleware`` and the flows that verify a bearer only sometimes.
+/// deletion take effect at once. Used by ``BearerAuthenticator``
+/// and the flows that verify a bearer only sometimes.
 struct Authenticator: Sendable {
     let tokens: TokenService
     let storage: any AuthStorage

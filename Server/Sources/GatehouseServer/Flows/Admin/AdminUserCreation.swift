@@ -13,7 +13,14 @@ struct AdminUserCreation: Sendable {
     let metadataLimit: MetadataLimit
     let now: @Sendable () -> Date
 
+    /// Creates a user as an admin asked (`POST /admin/users`), counted as an admin sign-up.
     func callAsFunction(_ body: AdminUserRequest, ip: String) async throws -> UserRecord {
+        let user = try await create(body, ip: ip)
+        AuthMetrics.signUp(.admin)
+        return user
+    }
+
+    private func create(_ body: AdminUserRequest, ip: String) async throws -> UserRecord {
         let now = now()
         let email = try body.email.map { try EmailAddress.normalized($0) }
         var hash: String?

@@ -21,6 +21,12 @@ struct Invitation: Sendable {
 
     /// Invites `body.email`, or throws 422 `email_exists`.
     func callAsFunction(_ body: Request, ip: String) async throws -> WireUser {
+        let user = try await invite(body, ip: ip)
+        AuthMetrics.signUp(.invite)
+        return user
+    }
+
+    private func invite(_ body: Request, ip: String) async throws -> WireUser {
         let email = try EmailAddress.normalized(body.email)
         let now = now()
         try metadataLimit.check(body.data)

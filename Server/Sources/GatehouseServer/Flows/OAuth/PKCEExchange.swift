@@ -32,7 +32,12 @@ struct PKCEExchange: Sendable {
         "invalid flow state, no valid flow state found"
     )
 
+    /// Exchanges a flow's code for a session (`grant_type=pkce`), counted as a sign-in.
     func callAsFunction(_ body: PKCEGrantRequest, device: String?, ip: String) async throws -> WireSession {
+        try await AuthMetrics.countingSignIn(.pkce) { try await exchange(body, device: device, ip: ip) }
+    }
+
+    private func exchange(_ body: PKCEGrantRequest, device: String?, ip: String) async throws -> WireSession {
         let now = now()
         guard !body.authCode.isEmpty, !body.codeVerifier.isEmpty, body.authCode.utf8.count <= 512,
             body.codeVerifier.utf8.count <= 512

@@ -45,6 +45,17 @@ struct IDTokenSignIn: Sendable {
         reauthenticationNonce: String?,
         ip: String
     ) async throws -> WireSession {
+        try await AuthMetrics.countingSignIn(.idToken) {
+            try await signIn(body, bearer: bearer, reauthenticationNonce: reauthenticationNonce, ip: ip)
+        }
+    }
+
+    private func signIn(
+        _ body: IDTokenGrantRequest,
+        bearer: String?,
+        reauthenticationNonce: String?,
+        ip: String
+    ) async throws -> WireSession {
         let now = now()
         var caller: Caller?
         var authorized: SensitiveActionPermit?

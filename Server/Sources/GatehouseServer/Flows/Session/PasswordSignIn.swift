@@ -23,6 +23,10 @@ struct PasswordSignIn: Sendable {
 
     /// Signs in, or throws 400 `invalid_credentials`, `email_not_confirmed`, `user_banned`, or 429.
     func callAsFunction(_ body: PasswordGrantRequest, ip: String) async throws -> WireSession {
+        try await AuthMetrics.countingSignIn(.password) { try await signIn(body, ip: ip) }
+    }
+
+    private func signIn(_ body: PasswordGrantRequest, ip: String) async throws -> WireSession {
         let now = now()
         guard let rawEmail = body.email, !body.password.isEmpty else { throw APIError.invalidCredentials }
         let email = rawEmail.trimmingWhiteSpace.lowercased()

@@ -14,7 +14,14 @@ struct AnonymousSignUp: Sendable {
     let settings: SignUpSettings
     let now: @Sendable () -> Date
 
+    /// Creates a guest and its session, counted as an anonymous sign-up.
     func callAsFunction(_ body: SignUpRequest, ip: String) async throws -> WireSession {
+        let session = try await signUp(body, ip: ip)
+        AuthMetrics.signUp(.anonymous)
+        return session
+    }
+
+    private func signUp(_ body: SignUpRequest, ip: String) async throws -> WireSession {
         let now = now()
         try settings.checkEnabled()
         try settings.metadataLimit.check(body.data)

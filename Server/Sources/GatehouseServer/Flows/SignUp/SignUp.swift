@@ -39,6 +39,13 @@ struct SignUp: Sendable {
     /// Signs up; with `pkce`, the mailed link's `GET /verify` answers with a code for the
     /// verifier's holder instead of a session.
     func callAsFunction(_ body: SignUpRequest, pkce: EmailPKCE? = nil, ip: String) async throws -> Answer {
+        let answer = try await signUp(body, pkce: pkce, ip: ip)
+        // Counted also when the address was registered already (the answer must not tell).
+        AuthMetrics.signUp(.password)
+        return answer
+    }
+
+    private func signUp(_ body: SignUpRequest, pkce: EmailPKCE?, ip: String) async throws -> Answer {
         let now = now()
         try settings.checkEnabled()
         try settings.metadataLimit.check(body.data)

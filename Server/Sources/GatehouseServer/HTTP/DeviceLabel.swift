@@ -2,7 +2,8 @@ import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 
-/// The label a session shows in `GET /user/sessions`: what the client said it is at sign-in.
+/// The label a session shows in `GET /user/sessions`: what the client said it is at sign-in,
+/// resolved at the edge (the controllers, from the body and headers) and passed to the flows.
 ///
 /// Taken from the body's `device` field, else the `X-Client-Info` header, else the
 /// `User-Agent`. Every source is the client's own claim, so the label is only shown, never
