@@ -57,6 +57,8 @@ public struct AuditQuery: Sendable, Equatable {
     public var user: UUID?
     /// Lines of this action (`login`, `admin_user_modified`, …).
     public var action: AuditAction?
+    /// Lines written for a request from this client address (as the audit log spells it).
+    public var address: String?
     /// Lines written at or after this time.
     public var from: Date?
     /// Lines written before this time.
@@ -116,6 +118,9 @@ public protocol ConsoleReader: Sendable {
     func dailyCounts(of actions: [AuditAction], since: Date) async throws -> [DailyCount]
     /// Users whose address starts with `prefix` (from the address index), by address.
     func users(emailPrefix prefix: String, limit: Int) async throws -> [UserRecord]
+    /// A page of the users that match `query`'s filter, walking the creation-time index from its
+    /// cursor and looking at no more than `query.examined` users.
+    func users(matching query: ConsoleUserQuery) async throws -> ConsoleUserPage
 }
 
 /// The console's writes (part of ``StorageTransaction``).

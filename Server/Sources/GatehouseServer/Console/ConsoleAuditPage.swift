@@ -3,7 +3,8 @@ import GatehouseServerSupport
 import GatehouseStorage
 
 /// `/console/audit`: the audit log, newest first, 50 lines a page (keyset by line number),
-/// filtered by user (as actor or subject), action and time; each line links to its users.
+/// filtered by user (as actor or subject), action, client address and time; each line links to
+/// its users and to the lines of its address.
 struct ConsoleAuditPage: Sendable {
     let storage: any AuthStorage
 
@@ -14,6 +15,12 @@ struct ConsoleAuditPage: Sendable {
             if let id = UUID(text: text) { query.user = id } else { problems.append("The user must be a user id.") }
         }
         query.action = form[.action].map { AuditAction(rawValue: String($0.prefix(64))) }
+        if let text = form[.address] {
+            // Matched as the log spells it (each line's address links to its lines).
+            if IPAddress(text) != nil { query.address = text } else {
+                problems.append("The address must be an IP address, such as 203.0.113.7 or 2001:db8::1.")
+            }
+        }
         query.from = form[.from].flatMap(Self.day)
         query.until = form[.until].flatMap(Self.day).map { $0.addingTimeInterval(86_400) }
         if form[.from] != nil && query.from == nil { problems.append("From must be a date (YYYY-MM-DD).") }
@@ -24,7 +31,7 @@ struct ConsoleAuditPage: Sendable {
         var older = HTML.empty
         if entries.count == query.limit, let last = entries.last {
             var parts = ["before=\(last.id)"]
-            for field in [ConsoleField.user, .action, .from, .until] {
+            for field in [ConsoleField.user, .action, .address, .from, .until] {
                 if let value = form[field] { parts.append("\(field.rawValue)=\(Self.percentEncoded(value))") }
             }
             older = "<nav class=\"pager\"><a href=\"/console/audit?\(parts.joined(separator: "&"))\">Older lines →</a></nav>"
@@ -33,6 +40,7 @@ struct ConsoleAuditPage: Sendable {
             <section><form class="inline" method="get" action="/console/audit">
             <input name="user" placeholder="user id" value="\(form[.user])" aria-label="user id">
             <input name="action" placeholder="action (e.g. login)" value="\(form[.action])" aria-label="action">
+            <input name="address" placeholder="address (e.g. 203.0.113.7)" value="\(form[.address])" aria-label="address">
             <input name="from" type="date" value="\(form[.from])" aria-label="from">
             <input name="until" type="date" value="\(form[.until])" aria-label="until">
             <button type="submit">Filter</button> <a href="/console/audit">Clear</a></form></section>
@@ -53,13 +61,19 @@ struct ConsoleAuditPage: Sendable {
             """
             <tr><td>\(ConsoleLayout.time(line.entry.at))</td><td>\(line.entry.action.rawValue)</td>
             <td>\(link(line.entry.actorID))</td><td>\(link(line.entry.subjectID))</td>
-            <td>\(line.entry.ip)</td><td class="mono">\(line.entry.detail)</td></tr>
+            <td>\(address(line.entry.ip))</td><td class="mono">\(line.entry.detail)</td></tr>
             """
         }
         return """
             <table><thead><tr><th>When</th><th>Action</th><th>Actor</th><th>Subject</th><th>Address</th><th>Detail</th></tr></thead>
             <tbody>\(rows)</tbody></table>
             """
+    }
+
+    /// The address, linking to every line of it.
+    static func address(_ text: String?) -> HTML {
+        guard let text, IPAddress(text) != nil else { return "\(text)" }
+        return "<a class=\"mono\" href=\"/console/audit?address=\(percentEncoded(text))\">\(text)</a>"
     }
 
     static func link(_ id: UUID?) -> HTML {

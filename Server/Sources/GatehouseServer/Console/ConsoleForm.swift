@@ -6,7 +6,7 @@ import Hummingbird
 enum ConsoleField: String, Sendable {
     case csrf, email, password, code, next, duration, kid, page, done, confirm
     case query = "q"
-    case user, action, from, until, before
+    case user, action, from, until, before, address, filter, provider, after
 }
 
 /// A console request's fields: a form body (at most 64 KiB, else 413) and the query.

@@ -42,6 +42,7 @@ enum ConsoleStyle {
         .muted { color: var(--muted); }
         .empty { color: var(--muted); padding: 1rem 0; }
         .pager { display: flex; gap: 1rem; margin-top: .75rem; }
+        .filters { display: flex; flex-wrap: wrap; gap: .3rem .9rem; margin: .75rem 0 .5rem; }
         dl { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; margin: 0; }
         dt { color: var(--muted); }
         dd { margin: 0; word-break: break-word; }

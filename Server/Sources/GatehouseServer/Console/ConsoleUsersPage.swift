@@ -4,7 +4,9 @@ import GatehouseStorage
 
 /// `/console/users`: every user a page at a time (the admin API's paging: by creation time,
 /// the page's first key found in the `users_created_at` index, the total from `user_counts`),
-/// or a search: an id, or the start of an address (a range of the address index).
+/// a search (an id, or the start of an address: a range of the address index), or a filter
+/// (confirmed, unconfirmed, guests, banned, with MFA, with passkeys, by provider), which walks
+/// the creation-time index a bounded step per page (``ConsoleUserQuery``).
 struct ConsoleUsersPage: Sendable {
     let storage: any AuthStorage
     let lookup: AdminUserLookup
@@ -16,13 +18,22 @@ struct ConsoleUsersPage: Sendable {
     enum Listing: Sendable {
         case page(AdminPaging)
         case search(String)
+        case filtered(ConsoleUserQuery)
     }
+
+    /// The filters offered above the list, with their labels.
+    static let filters: [(ConsoleUserFilter, String)] = [
+        (.confirmed, "Confirmed"), (.unconfirmed, "Unconfirmed"), (.guest, "Guests"), (.banned, "Banned"),
+        (.mfa, "With MFA"), (.passkeys, "With passkeys"),
+    ]
 
     func render(_ form: ConsoleForm, operator signedIn: ConsoleOperator) async throws -> HTML {
         let query = form[.query].map { String($0.prefix(320)) }
         let listing: Listing =
             if let query {
                 .search(query)
+            } else if let filtered = try Self.filtered(form, now: now()) {
+                .filtered(filtered)
             } else {
                 .page(try AdminPaging(page: form[.page], perPage: String(Self.perPage)))
             }
@@ -46,12 +57,23 @@ struct ConsoleUsersPage: Sendable {
             if paging.page > 1 { links.append("<a href=\"/console/users?page=\(paging.page - 1)\">← Previous page</a>") }
             if paging.page < last { links.append("<a href=\"/console/users?page=\(paging.page + 1)\">Next page →</a>") }
             pager = "<nav class=\"pager\">\(links)</nav>"
+        case .filtered(let request):
+            let found = try await storage.read { try await $0.users(matching: request) }
+            users = found.users
+            summary = "<p class=\"muted\">\(users.count) shown · \(Self.describe(request))</p>"
+            if let next = found.next {
+                var link = "/console/users?filter=\(request.filter.rawValue)&after=\(next.text)"
+                if let provider = request.provider { link += "&provider=\(provider)" }
+                let words = users.isEmpty ? "Look further →" : "Next page →"
+                pager = "<nav class=\"pager\"><a href=\"\(link)\">\(words)</a></nav>"
+            }
         }
         let search: HTML = """
             <section><form class="inline" method="get" action="/console/users">
             <label for="q" class="muted">Find a user</label>
             <input id="q" name="q" type="search" placeholder="address or id" value="\(query)">
-            <button type="submit">Search</button></form></section>
+            <button type="submit">Search</button></form>
+            \(Self.filterBar(listing))</section>
             """
         let table: HTML =
             users.isEmpty
@@ -67,6 +89,57 @@ struct ConsoleUsersPage: Sendable {
             notice: notice,
             content: "\(search)<section>\(summary)\(table)\(pager)</section>"
         )
+    }
+
+    /// The filter a link asked for: `filter=` one of ``ConsoleUserFilter``, with `provider=` for a
+    /// provider, and `after=` the cursor of the page before; `nil` without a filter. A filter
+    /// or cursor that is not one is 400 `validation_failed`.
+    static func filtered(_ form: ConsoleForm, now: Date) throws -> ConsoleUserQuery? {
+        guard let name = form[.filter] else { return nil }
+        guard let filter = ConsoleUserFilter(rawValue: name) else {
+            throw APIError.validation("Unknown filter: choose one of the links above the list.")
+        }
+        var provider: String?
+        if filter == .provider {
+            guard let named = form[.provider]?.lowercased(), (1...40).contains(named.count),
+                named.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+            else { throw APIError.validation("Name a provider, such as google, apple or email.") }
+            provider = named
+        }
+        var after: ConsoleUserCursor?
+        if let text = form[.after] {
+            guard let cursor = ConsoleUserCursor(text: text) else {
+                throw APIError.validation("This page link is damaged: start the filter again.")
+            }
+            after = cursor
+        }
+        return ConsoleUserQuery(filter: filter, provider: provider, after: after, limit: perPage, now: now)
+    }
+
+    /// What a filtered page shows, in words.
+    static func describe(_ request: ConsoleUserQuery) -> HTML {
+        let label = filters.first { $0.0 == request.filter }?.1 ?? "With a \(request.provider ?? "") identity"
+        let place = request.after == nil ? "from the first user" : "further on"
+        return "\(label), \(place) (\(request.examined) users looked at per page, by creation time)"
+    }
+
+    /// The links to each filter, the provider field and the way back to everyone.
+    static func filterBar(_ listing: Listing) -> HTML {
+        let current: ConsoleUserFilter? = if case .filtered(let request) = listing { request.filter } else { nil }
+        let links: [HTML] =
+            [current == nil ? "<strong>All</strong>" : "<a href=\"/console/users\">All</a>"]
+            + filters.map { filter, label -> HTML in
+                current == filter
+                    ? "<strong>\(label)</strong>" : "<a href=\"/console/users?filter=\(filter.rawValue)\">\(label)</a>"
+            }
+        return """
+            <nav class="filters">\(links)</nav>
+            <form class="inline" method="get" action="/console/users">
+            <input type="hidden" name="filter" value="provider">
+            <label for="provider" class="muted">With an identity of</label>
+            <input id="provider" name="provider" placeholder="google" maxlength="40" required>
+            <button type="submit">Filter</button></form>
+            """
     }
 
     static func row(_ user: UserRecord, now: Date) -> HTML {

@@ -474,6 +474,12 @@ package enum Migrations {
                 "CREATE INDEX audit_log_action ON audit_log(action, id)",
             ]
         ),
+        (
+            // The console's audit filter by client address (issue 37) reads the lines of one
+            // address newest first, as the actor, subject and action filters do.
+            "0020_audit_log_ip",
+            ["CREATE INDEX audit_log_ip ON audit_log(ip, id)"]
+        ),
     ]
 
     /// A migration's statements in `dialect`'s SQL.

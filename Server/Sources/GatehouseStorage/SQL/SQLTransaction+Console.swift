@@ -101,6 +101,10 @@ extension SQLTransaction {
             conditions.append("action = ?")
             binds.append(.text(action.rawValue))
         }
+        if let address = audit.address {
+            conditions.append("ip = ?")
+            binds.append(.text(address))
+        }
         if let from = audit.from {
             conditions.append("at >= ?")
             binds.append(.float(from.timeIntervalSince1970))
@@ -177,5 +181,53 @@ extension SQLTransaction {
             [.text(low), .text(low + "\u{10FFFF}"), .integer(limit)]
         )
         .map(user(from:))
+    }
+
+    package func users(matching request: ConsoleUserQuery) async throws -> ConsoleUserPage {
+        let (condition, conditionBinds) = Self.condition(of: request)
+        // Before every user: no creation time is negative and no id is empty.
+        let startBinds: [SQLValue] =
+            request.after.map { [.float($0.createdAt.timeIntervalSince1970), .text($0.id.key)] } ?? [.float(-1), .text("")]
+        // The users looked at: the next `examined` keys of the `users_created_at` index.
+        let window = """
+            SELECT id FROM (SELECT id FROM users WHERE (created_at, id) > (?, ?)
+            ORDER BY created_at, id LIMIT ?) AS examined
+            """
+        let users = try await query(
+            "\(userSelect) WHERE id IN (\(window)) AND \(condition) ORDER BY created_at, id LIMIT ?",
+            startBinds + [.integer(request.examined)] + conditionBinds + [.integer(request.limit)]
+        )
+        .map(user(from:))
+        if users.count == request.limit, let last = users.last {
+            return ConsoleUserPage(users: users, next: ConsoleUserCursor(createdAt: last.createdAt, id: last.id))
+        }
+        // Fewer than a page: every user of the window was looked at; go on after its last one.
+        let end = try await query(
+            "SELECT created_at, id FROM users WHERE (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT 1 OFFSET ?",
+            startBinds + [.integer(request.examined - 1)]
+        )
+        let next = end.first.flatMap { row -> ConsoleUserCursor? in
+            guard let at = row.date("created_at"), let id = UUID(text: row.column("id")?.string ?? "") else { return nil }
+            return ConsoleUserCursor(createdAt: at, id: id)
+        }
+        return ConsoleUserPage(users: users, next: next)
+    }
+
+    /// The SQL condition on a `users` row of each filter, and its binds.
+    private static func condition(of request: ConsoleUserQuery) -> (String, [SQLValue]) {
+        switch request.filter {
+        case .confirmed: ("is_anonymous = 0 AND email_confirmed_at IS NOT NULL", [])
+        case .unconfirmed: ("is_anonymous = 0 AND email_confirmed_at IS NULL", [])
+        case .guest: ("is_anonymous = 1", [])
+        case .banned: ("banned_until > ?", [.float(request.now.timeIntervalSince1970)])
+        case .mfa:
+            ("EXISTS (SELECT 1 FROM mfa_factors f WHERE f.user_id = users.id AND f.status = 'verified')", [])
+        case .passkeys: ("EXISTS (SELECT 1 FROM webauthn_credentials c WHERE c.user_id = users.id)", [])
+        case .provider:
+            (
+                "EXISTS (SELECT 1 FROM identities i WHERE i.user_id = users.id AND i.provider = ?)",
+                [.text(request.provider ?? "")]
+            )
+        }
     }
 }
