@@ -117,9 +117,11 @@ struct ConsoleActionTests {
             #expect(page.status == .ok)
             #expect(page.text.contains("<dt>Users</dt><dd>2</dd>"))
             #expect(page.text.contains("<svg class=\"chart\""))
-            // Bars of two days: sign-ins (the operator's and the victim's) and one failure.
+            // Bars of two days: the first day's sign-ups (the operator's and the victim's), the
+            // sign-ins of both days (the operator's and the victim's) and one failure.
             let bars = page.text.components(separatedBy: "<rect ").count - 1
-            #expect(bars == 3, "\(bars) bars")
+            #expect(bars == 4, "\(bars) bars")
+            #expect(page.text.contains("New users: 2</li>") && page.text.contains("New guests: 0</li>"))
             #expect(page.text.contains("<title>Failed sign-ins: 1</title>"))
             #expect(page.text.contains("Failed sign-ins: 1</li>"))
         }

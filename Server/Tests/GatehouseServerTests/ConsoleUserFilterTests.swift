@@ -126,4 +126,19 @@ struct ConsoleUserFilterTests {
             #expect(bad.text.contains("must be an IP address") && !bad.text.contains("<script>"))
         }
     }
+
+    @Test func theOverviewCountsNewGuestsAndThisInstancesRateLimitRefusals() async throws {
+        try await ConsoleAttackTests.scene({ $0.rateLimits.passkey = 1 }) { harness, client, browser, _, _ in
+            let quiet = try await browser.get("/console")
+            #expect(quiet.text.contains("Rate-limit refusals") && quiet.text.contains("none since this instance started"))
+            #expect(quiet.text.contains("New guests: 0"))
+            #expect(try await client.post("/signup", "{}").status == .ok)
+            // The passkey ceremonies' own limit, one a window here: the second is refused.
+            #expect(try await client.post("/passkeys/authentication/options", "{}").status != .tooManyRequests)
+            #expect(try await client.post("/passkeys/authentication/options", "{}").status == .tooManyRequests)
+            let page = try await browser.get("/console")
+            #expect(page.text.contains("New guests: 1"), "\(page.text)")
+            #expect(page.text.contains("1 since this instance started") && page.text.contains("passkey 1"))
+        }
+    }
 }

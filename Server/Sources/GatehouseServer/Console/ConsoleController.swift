@@ -22,6 +22,8 @@ struct ConsoleController: Sendable {
     let actions: ConsoleUserActions
     let vault: SigningKeyVault
     let audit: AuditLog
+    /// This instance's rate-limit refusals, for the overview.
+    let refusals: RateLimitRefusals
     let now: @Sendable () -> Date
 
     func register(on router: Router<AppRequestContext>) {
@@ -36,7 +38,7 @@ struct ConsoleController: Sendable {
             .add(middleware: ConsoleSessionMiddleware(sessions: sessions, cookie: cookie))
             .group(context: ConsoleRequestContext.self)
         signedIn.get { _, context in
-            let page = ConsoleOverviewPage(storage: storage, lookup: lookup, now: now)
+            let page = ConsoleOverviewPage(storage: storage, lookup: lookup, refusals: refusals, now: now)
             return ConsoleResponse.html(try await page.render(operator: context.signedIn))
         }
         signedIn.post("sign-out") { request, context in

@@ -49,6 +49,8 @@ enum ConsoleStyle {
         svg.chart { display: block; width: 100%; height: auto; border-bottom: 1px solid var(--line); }
         svg.chart .login, .key.login { fill: var(--accent); background: var(--accent); }
         svg.chart .login_failed, .key.login_failed { fill: var(--danger); background: var(--danger); }
+        svg.chart .user_signedup, .key.user_signedup { fill: var(--ok); background: var(--ok); }
+        svg.chart .anonymous_signin, .key.anonymous_signin { fill: var(--muted); background: var(--muted); }
         ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: 1rem; padding: 0; margin: .5rem 0 0; }
         .key { display: inline-block; width: .8rem; height: .8rem; margin-right: .35rem; border-radius: .15rem; }
         @media (max-width: 40rem) { dl { grid-template-columns: 1fr; } dd { margin-bottom: .4rem; }

@@ -52,6 +52,7 @@ extension ServerServices {
             actions: consoleUserActions,
             vault: vault,
             audit: audit,
+            refusals: refusals,
             now: now
         )
     }

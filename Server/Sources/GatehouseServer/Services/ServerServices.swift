@@ -11,6 +11,8 @@ struct ServerServices: Sendable {
     let configuration: ServerConfiguration
     let storage: any AuthStorage
     let limiter: any RateLimiter
+    /// This instance's rate-limit refusals per bucket (the console's overview).
+    let refusals: RateLimitRefusals
     let tokens: TokenService
     /// Seals signing keys under the server secret (key rotation in tests).
     let vault: SigningKeyVault
@@ -57,7 +59,8 @@ struct ServerServices: Sendable {
             now: now()
         )
         let refreshTokens = RefreshTokenCodec(secret: secret)
-        let limiter = CountingRateLimiter(base: database.rateLimiter)
+        let refusals = RateLimitRefusals(since: now())
+        let limiter = CountingRateLimiter(base: database.rateLimiter, refusals: refusals)
         let mailer =
             mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) } ?? LogMailer(logger: logger)
         let idTokens = idTokenVerifiers(configuration: configuration, logger: logger)
@@ -108,6 +111,7 @@ struct ServerServices: Sendable {
             configuration: configuration,
             storage: storage,
             limiter: limiter,
+            refusals: refusals,
             tokens: tokens,
             vault: vault,
             refreshTokens: refreshTokens,
