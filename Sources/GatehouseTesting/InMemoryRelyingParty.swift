@@ -79,7 +79,7 @@ struct InMemoryRelyingParty {
         _ credential: PasskeyRegistrationCredential,
         challenge: Data
     ) throws(AuthError) -> Registration {
-        try checkClientData(credential.clientDataJSON, type: "webauthn.create", challenge: challenge)
+        try checkClientData(credential.clientDataJSON, type: PasskeyClientData.creation, challenge: challenge)
         let attestation: CBORValue
         do {
             attestation = try CBORDecoder().decode(Array(credential.attestationObject))
@@ -124,7 +124,7 @@ struct InMemoryRelyingParty {
         challenge: Data,
         key: PublicKey
     ) throws(AuthError) -> Assertion {
-        try checkClientData(credential.clientDataJSON, type: "webauthn.get", challenge: challenge)
+        try checkClientData(credential.clientDataJSON, type: PasskeyClientData.assertion, challenge: challenge)
         let data = try AuthenticatorData(credential.authenticatorData)
         guard data.credential == nil else { throw Self.refusal("an assertion carries no attested credential") }
         try check(data)
@@ -140,16 +140,18 @@ struct InMemoryRelyingParty {
     }
 
     private func checkClientData(_ json: Data, type: String, challenge: Data) throws(AuthError) {
-        guard let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any],
-            let receivedType = object["type"] as? String, let received = object["challenge"] as? String,
-            let origin = object["origin"] as? String
-        else { throw Self.refusal("clientDataJSON must hold type, challenge and origin") }
-        guard receivedType == type else { throw Self.refusal("clientDataJSON.type must be \(type)") }
-        guard Base64URL.data(received) == challenge else { throw Self.refusal("the challenge is not the one issued") }
-        guard origins.contains(origin) else { throw Self.refusal("origin “\(origin.prefix(100))” is not allowed") }
-        guard object["crossOrigin"] as? Bool != true else {
-            throw Self.refusal("cross-origin ceremonies are not accepted")
+        let clientData: PasskeyClientData
+        do {
+            clientData = try PasskeyClientData(jsonData: json)
+        } catch {
+            throw Self.refusal(error.reason)
         }
+        guard clientData.type == type else { throw Self.refusal("clientDataJSON.type must be \(type)") }
+        guard clientData.challenge == challenge else { throw Self.refusal("the challenge is not the one issued") }
+        guard origins.contains(clientData.origin) else {
+            throw Self.refusal("origin “\(clientData.origin.prefix(100))” is not allowed")
+        }
+        guard !clientData.crossOrigin else { throw Self.refusal("cross-origin ceremonies are not accepted") }
     }
 
     private func check(_ data: AuthenticatorData) throws(AuthError) {

@@ -74,7 +74,7 @@ public final class SoftwarePasskeyAuthenticator: @unchecked Sendable {
         let key = P256.Signing.PrivateKey()
         let id = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
         let clientData = Self.clientData(
-            type: "webauthn.create",
+            type: PasskeyClientData.creation,
             challenge: request.challenge,
             origin: origin ?? "https://\(request.relyingPartyID)"
         )
@@ -133,7 +133,7 @@ public final class SoftwarePasskeyAuthenticator: @unchecked Sendable {
             )
         }
         let clientData = Self.clientData(
-            type: "webauthn.get",
+            type: PasskeyClientData.assertion,
             challenge: request.challenge,
             origin: origin ?? "https://\(request.relyingPartyID)"
         )
@@ -159,10 +159,6 @@ public final class SoftwarePasskeyAuthenticator: @unchecked Sendable {
     }
 
     private static func clientData(type: String, challenge: Data, origin: String) -> Data {
-        let object: [String: Any] = [
-            "type": type, "challenge": Base64URL.string(challenge), "origin": origin, "crossOrigin": false,
-        ]
-        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data()
+        PasskeyClientData(type: type, challenge: challenge, origin: origin).jsonData
     }
 }

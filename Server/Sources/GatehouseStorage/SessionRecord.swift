@@ -1,4 +1,5 @@
 public import Foundation
+public import GatehouseCore
 import GatehouseServerSupport
 
 /// A session row: one sign-in and its refresh-token family.

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import GatehouseCore
+package import GatehouseCore
 import GatehouseServerSupport
 
 /// The server as a WebAuthn relying party: verifies registrations (§7.1) and assertions
@@ -37,23 +37,21 @@ package struct RelyingParty: Sendable {
 
     /// Verifies `credential` as the answer to a registration `challenge`.
     package func verifyRegistration(
-        _ credential: PublicKeyCredential,
+        _ credential: PasskeyRegistrationCredential,
         challenge: [UInt8]
     ) throws(WebAuthnFailure) -> Registration {
-        guard let attestationBytes = credential.attestationObject else {
-            throw .malformed("response.attestationObject is missing")
-        }
-        try checkClientData(credential.clientDataJSON, type: "webauthn.create", challenge: challenge)
-        let attestation = try AttestationObject(attestationBytes)
+        let clientDataJSON = Array(credential.clientDataJSON)
+        try checkClientData(clientDataJSON, type: PasskeyClientData.creation, challenge: challenge)
+        let attestation = try AttestationObject(Array(credential.attestationObject))
         let data = attestation.authenticatorData
         try checkAuthenticatorData(data)
         guard let attested = data.attestedCredential else {
             throw .malformed("the authenticator data holds no credential")
         }
-        guard attested.credentialID == credential.rawID else {
+        guard attested.credentialID == Array(credential.credentialID) else {
             throw .rejected("the credential id differs from the attested one")
         }
-        let clientDataHash = Array(SHA256.hash(data: credential.clientDataJSON))
+        let clientDataHash = Array(SHA256.hash(data: clientDataJSON))
         let attestationType = try attestation.verify(clientDataHash: clientDataHash)
         return Registration(
             credentialID: attested.credentialID,
@@ -78,14 +76,12 @@ package struct RelyingParty: Sendable {
     /// Verifies `credential` as the answer to an authentication `challenge`, signed by the
     /// stored COSE `publicKey`.
     package func verifyAssertion(
-        _ credential: PublicKeyCredential,
+        _ credential: PasskeyAssertionCredential,
         challenge: [UInt8],
         publicKey: [UInt8]
     ) throws(WebAuthnFailure) -> Assertion {
-        guard let dataBytes = credential.authenticatorData, let signature = credential.signature else {
-            throw .malformed("response.authenticatorData or response.signature is missing")
-        }
-        try checkClientData(credential.clientDataJSON, type: "webauthn.get", challenge: challenge)
+        let dataBytes = Array(credential.authenticatorData)
+        try checkClientData(Array(credential.clientDataJSON), type: PasskeyClientData.assertion, challenge: challenge)
         let data = try AuthenticatorData(dataBytes)
         guard data.attestedCredential == nil else { throw .malformed("an assertion carries no attested credential") }
         try checkAuthenticatorData(data)
@@ -96,7 +92,7 @@ package struct RelyingParty: Sendable {
             throw .rejected("the stored key cannot be read")
         }
         let clientDataHash = Array(SHA256.hash(data: credential.clientDataJSON))
-        guard key.isValidSignature(signature, for: dataBytes + clientDataHash) else {
+        guard key.isValidSignature(Array(credential.signature), for: dataBytes + clientDataHash) else {
             throw .rejected("the signature is invalid")
         }
         return Assertion(
@@ -107,9 +103,9 @@ package struct RelyingParty: Sendable {
     }
 
     private func checkClientData(_ bytes: [UInt8], type: String, challenge: [UInt8]) throws(WebAuthnFailure) {
-        let clientData = try ClientData(bytes)
+        let clientData = try PasskeyClientData(signed: bytes)
         guard clientData.type == type else { throw .rejected("clientDataJSON.type must be \(type)") }
-        guard let received = Base64URL.decode(clientData.challenge), ConstantTime.equal(received, challenge) else {
+        guard ConstantTime.equal(Array(clientData.challenge), challenge) else {
             throw .rejected("the challenge is not the one issued")
         }
         guard origins.contains(clientData.origin) else {

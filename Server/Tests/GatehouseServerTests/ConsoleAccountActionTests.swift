@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import GatehouseStorage
 import HTTPTypes
 import Testing

@@ -5,15 +5,8 @@
 /// if auth.mfa.assuranceLevel?.isSecondFactorRequired == true { showCodeEntry() }
 /// ```
 public struct AssuranceLevel: Sendable, Hashable, Codable {
-    /// One level.
-    public enum Level: String, Sendable, Hashable, Codable, Comparable {
-        /// A password, an e-mailed code, Apple or Google.
-        case aal1
-        /// Besides, a code of the user's authenticator app.
-        case aal2
-
-        public static func < (lhs: Level, rhs: Level) -> Bool { lhs == .aal1 && rhs == .aal2 }
-    }
+    /// One level: ``AuthenticatorAssuranceLevel``, the vocabulary the server shares.
+    public typealias Level = AuthenticatorAssuranceLevel
 
     /// The session's level.
     public var current: Level

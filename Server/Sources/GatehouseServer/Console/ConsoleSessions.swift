@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import GatehouseStorage
 
 /// Finds the operator behind a console cookie, or nobody: the console session must exist, be

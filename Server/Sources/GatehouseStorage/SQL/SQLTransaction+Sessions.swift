@@ -77,11 +77,7 @@ extension SQLTransaction {
             createdIP: row.column("s_created_ip")?.string,
             refreshedIP: row.column("s_refreshed_ip")?.string
         )
-        session.aal = try StoredValueError.decode(
-            row.column("s_aal")?.string,
-            as: AuthenticatorAssuranceLevel.self,
-            column: "sessions.aal"
-        )
+        session.aal = try AuthenticatorAssuranceLevel(stored: row.column("s_aal")?.string, column: "sessions.aal")
         session.factorID = row.column("s_factor_id")?.string.flatMap(UUID.init(uuidString:))
         return session
     }

@@ -45,26 +45,26 @@ public struct PasskeyRegistrationRequest: Sendable, Equatable {
         self.expiresAt = expiresAt
     }
 
-    /// Reads the server's answer; a field missing or not base64url is ``ErrorCode/invalidResponse``.
+    /// Reads the server's answer (``PasskeyCreationOptions``); options that do not read, or
+    /// name no RP id, are ``ErrorCode/invalidResponse``.
     public init(_ reply: PasskeyOptions) throws {
-        let options = reply.options.objectValue ?? [:]
-        let rp = options["rp"]?.objectValue ?? [:]
-        let user = options["user"]?.objectValue ?? [:]
-        guard let rpID = rp["id"]?.stringValue, let userID = Base64URL.data(user["id"]?.stringValue),
-            let challenge = Base64URL.data(options["challenge"]?.stringValue)
-        else { throw AuthError.invalidPasskeyOptions }
-        var excluded: [Data] = []
-        if case .array(let list) = options["excludeCredentials"] {
-            excluded = list.compactMap { Base64URL.data($0.objectValue?["id"]?.stringValue) }
+        let options: PasskeyCreationOptions
+        do {
+            options = try PasskeyCreationOptions(json: reply.options)
+        } catch {
+            throw AuthError.invalidPasskeyOptions(error.reason)
+        }
+        guard let rpID = options.relyingParty.id else {
+            throw AuthError.invalidPasskeyOptions("options.rp.id is missing")
         }
         self.init(
             challengeID: reply.challengeID,
             relyingPartyID: rpID,
-            relyingPartyName: rp["name"]?.stringValue ?? rpID,
-            userID: userID,
-            userName: user["name"]?.stringValue ?? "",
-            challenge: challenge,
-            excludedCredentialIDs: excluded,
+            relyingPartyName: options.relyingParty.name,
+            userID: options.user.id,
+            userName: options.user.name,
+            challenge: options.challenge,
+            excludedCredentialIDs: (options.excludeCredentials ?? []).map(\.id),
             expiresAt: Date(timeIntervalSince1970: TimeInterval(reply.expiresAt))
         )
     }
@@ -89,24 +89,35 @@ public struct PasskeyAssertionRequest: Sendable, Equatable {
         self.expiresAt = expiresAt
     }
 
-    /// Reads the server's answer; a field missing or not base64url is ``ErrorCode/invalidResponse``.
+    /// Reads the server's answer (``PasskeyRequestOptions``); options that do not read, or
+    /// name no RP id, are ``ErrorCode/invalidResponse``.
     public init(_ reply: PasskeyOptions) throws {
-        let options = reply.options.objectValue ?? [:]
-        guard let rpID = options["rpId"]?.stringValue, let challenge = Base64URL.data(options["challenge"]?.stringValue)
-        else { throw AuthError.invalidPasskeyOptions }
+        let options: PasskeyRequestOptions
+        do {
+            options = try PasskeyRequestOptions(json: reply.options)
+        } catch {
+            throw AuthError.invalidPasskeyOptions(error.reason)
+        }
+        guard let rpID = options.relyingPartyID else {
+            throw AuthError.invalidPasskeyOptions("options.rpId is missing")
+        }
         self.init(
             challengeID: reply.challengeID,
             relyingPartyID: rpID,
-            challenge: challenge,
+            challenge: options.challenge,
             expiresAt: Date(timeIntervalSince1970: TimeInterval(reply.expiresAt))
         )
     }
 }
 
 extension AuthError {
-    static let invalidPasskeyOptions = AuthError(
-        code: .invalidResponse,
-        message: "The server's passkey options are incomplete.",
-        recoverySuggestion: "Check that the server supports passkeys (GATEHOUSE_WEBAUTHN_RP_ID)."
-    )
+    /// The server's passkey options do not read: `reason` says which field
+    /// (``PasskeyJSONError``).
+    static func invalidPasskeyOptions(_ reason: String) -> AuthError {
+        AuthError(
+            code: .invalidResponse,
+            message: "The server's passkey options cannot be read: \(reason).",
+            recoverySuggestion: "Check that the server supports passkeys (GATEHOUSE_WEBAUTHN_RP_ID)."
+        )
+    }
 }

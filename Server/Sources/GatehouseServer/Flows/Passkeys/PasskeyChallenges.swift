@@ -12,22 +12,27 @@ struct PasskeyChallenges: Sendable {
     let storage: any AuthStorage
     /// How long a challenge stays valid (seconds).
     static let lifetime: TimeInterval = 300
+    /// The lifetime as options give it (`timeout`, milliseconds).
+    static let timeout = Int(lifetime * 1000)
 
     /// Stores a new challenge of `kind` for `userID`.
+    ///
+    /// - Returns: The stored challenge and its bytes, for the options.
     func issue(
         _ kind: WebAuthnChallengeRecord.Kind,
         userID: UUID?,
         now: Date
-    ) async throws -> WebAuthnChallengeRecord {
+    ) async throws -> (record: WebAuthnChallengeRecord, bytes: Data) {
+        let bytes = SecureRandom.bytes(32)
         let challenge = WebAuthnChallengeRecord(
             userID: userID,
             kind: kind,
-            challenge: Base64URL.encode(SecureRandom.bytes(32)),
+            challenge: Base64URL.encode(bytes),
             createdAt: now,
             expiresAt: now.addingTimeInterval(Self.lifetime)
         )
         try await storage.transaction { tx in try await tx.insertWebAuthnChallenge(challenge) }
-        return challenge
+        return (challenge, Data(bytes))
     }
 
     /// Consumes the challenge `body` names, in its own transaction so that a failed

@@ -37,27 +37,25 @@ struct PasskeyRegistration: Sendable {
         guard existing.count < Self.maximumPasskeys else { throw Self.tooMany }
         let challenge = try await challenges.issue(.registration, userID: user.id, now: now)
         let name = user.email ?? user.id.key
-        let options: JSONValue = [
-            "rp": ["id": .string(relyingParty.id), "name": .string(relyingParty.name)],
-            "user": [
-                "id": .string(Base64URL.encode(Array(user.id.key.utf8))), "name": .string(name),
-                "displayName": .string(name),
-            ],
-            "challenge": .string(challenge.challenge),
-            "pubKeyCredParams": .array(
-                COSEKey.offeredAlgorithms.map { ["type": "public-key", "alg": .number(Double($0))] }
+        let excluded = existing.compactMap { Base64URL.data($0.credentialID) }
+        let options = PasskeyCreationOptions(
+            relyingParty: .init(id: relyingParty.id, name: relyingParty.name),
+            user: .init(id: Data(user.id.key.utf8), name: name, displayName: name),
+            challenge: challenge.bytes,
+            parameters: COSEKey.offeredAlgorithms.map { .init(algorithm: Int($0)) },
+            timeout: PasskeyChallenges.timeout,
+            excludeCredentials: excluded.map { PasskeyCredentialDescriptor(id: $0) },
+            authenticatorSelection: .init(
+                residentKey: .required,
+                requireResidentKey: true,
+                userVerification: .required
             ),
-            "timeout": .number(PasskeyChallenges.lifetime * 1000),
-            "excludeCredentials": .array(existing.map { ["type": "public-key", "id": .string($0.credentialID)] }),
-            "authenticatorSelection": [
-                "residentKey": "required", "requireResidentKey": true, "userVerification": "required",
-            ],
-            "attestation": "none",
-        ]
+            attestation: "none"
+        )
         return PasskeyOptions(
-            challengeID: challenge.id.key,
-            options: options,
-            expiresAt: Int(challenge.expiresAt.timeIntervalSince1970)
+            challengeID: challenge.record.id.key,
+            options: options.json,
+            expiresAt: Int(challenge.record.expiresAt.timeIntervalSince1970)
         )
     }
 
@@ -91,7 +89,7 @@ struct PasskeyRegistration: Sendable {
         )
         let registration: RelyingParty.Registration
         do throws(WebAuthnFailure) {
-            let credential = try PublicKeyCredential(body.credential)
+            let credential = try PasskeyRegistrationCredential(request: body.credential)
             registration = try relyingParty.verifyRegistration(credential, challenge: challenge)
         } catch {
             throw error.apiError

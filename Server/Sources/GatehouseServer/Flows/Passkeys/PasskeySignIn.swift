@@ -23,16 +23,16 @@ struct PasskeySignIn: Sendable {
     func options() async throws -> PasskeyOptions {
         let relyingParty = try RelyingParty.require(relyingParty)
         let challenge = try await challenges.issue(.authentication, userID: nil, now: now())
-        let options: JSONValue = [
-            "challenge": .string(challenge.challenge),
-            "timeout": .number(PasskeyChallenges.lifetime * 1000),
-            "rpId": .string(relyingParty.id),
-            "userVerification": "required",
-        ]
+        let options = PasskeyRequestOptions(
+            challenge: challenge.bytes,
+            timeout: PasskeyChallenges.timeout,
+            relyingPartyID: relyingParty.id,
+            userVerification: .required
+        )
         return PasskeyOptions(
-            challengeID: challenge.id.key,
-            options: options,
-            expiresAt: Int(challenge.expiresAt.timeIntervalSince1970)
+            challengeID: challenge.record.id.key,
+            options: options.json,
+            expiresAt: Int(challenge.record.expiresAt.timeIntervalSince1970)
         )
     }
 
@@ -57,13 +57,15 @@ struct PasskeySignIn: Sendable {
         let relyingParty = try RelyingParty.require(relyingParty)
         let now = now()
         let challenge = try await challenges.consume(body, kind: .authentication, userID: nil, now: now)
-        let credential: PublicKeyCredential
+        // The passkey is looked up first, so that an unknown one is answered as such whatever
+        // else the credential lacks; its whole shape is read after.
+        let named: AnyPasskeyCredential
         do throws(WebAuthnFailure) {
-            credential = try PublicKeyCredential(body.credential)
+            named = try AnyPasskeyCredential(request: body.credential)
         } catch {
             throw error.apiError
         }
-        let credentialID = Base64URL.encode(credential.rawID)
+        let credentialID = Base64URL.string(named.credentialID)
         guard let stored = try await storage.read({ try await $0.passkey(credentialID: credentialID) }) else {
             throw APIError(
                 .badRequest,
@@ -71,7 +73,13 @@ struct PasskeySignIn: Sendable {
                 "This passkey is not registered here (it may have been removed)."
             )
         }
-        guard let handle = credential.userHandle, ConstantTime.equal(handle, Array(stored.userID.key.utf8)) else {
+        let credential: PasskeyAssertionCredential
+        do throws(WebAuthnFailure) {
+            credential = try PasskeyAssertionCredential(request: body.credential)
+        } catch {
+            throw error.apiError
+        }
+        guard ConstantTime.equal(Array(credential.userHandle), Array(stored.userID.key.utf8)) else {
             throw WebAuthnFailure.rejected("the user handle does not name the passkey's owner").apiError
         }
         let assertion: RelyingParty.Assertion
