@@ -75,7 +75,7 @@ struct ConsoleBrowserTests {
                 return app.code(at: clock.now())
             }
             #expect(run.status == 0, "\(run.output)")
-            #expect(run.output.contains("13 passed, 0 failed"))
+            #expect(run.output.contains("14 passed, 0 failed"))
         }
     }
 }

@@ -59,7 +59,9 @@ struct ConsoleSignInTests {
                     == "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'"
             )
             #expect(users.header("X-Frame-Options") == "DENY")
-            #expect(!users.text.contains("<script"), "the console has no script")
+            #expect(ConsoleAttackTests.hasNoScriptButTheConsoles(users.text), "the console's only script is its own")
+            let script = try await client.get("/console/time.js")
+            #expect(script.status == .ok && script.header("Content-Type") == "text/javascript; charset=utf-8")
             // The console session is a real AAL2 session row of the operator, named as such.
             let token = try #require(browser.cookies["gatehouse-console"])
             let record = try #require(

@@ -105,6 +105,24 @@ with sync_playwright() as playwright:
         assert operator.locator("svg.chart rect").count() >= 1, "no bar in the overview's chart"
         shoot(operator, "overview")
 
+    def times_are_in_the_operators_zone():
+        # The same page in Tokyo: each time in its zone, its UTC text kept as the title.
+        context = browser.new_context(viewport=SIZES["desktop"], timezone_id="Asia/Tokyo", locale="en-US")
+        try:
+            context.add_cookies(operator_context.cookies())
+            page = context.new_page()
+            page.set_default_timeout(STEP_TIMEOUT_MS)
+            page.goto(f"{BASE}/console/users")
+            first = page.locator("main time[datetime]").first
+            shown, title = first.text_content(), first.get_attribute("title") or ""
+            assert "GMT+9" in shown and "UTC" not in shown, shown
+            assert title.endswith("UTC"), title
+        finally:
+            context.close()
+        operator.goto(f"{BASE}/console/users")
+        text = operator.locator("main time[datetime]").first.text_content()
+        assert "UTC" in text or "GMT" in text, text
+
     def finds_the_user():
         operator.goto(f"{BASE}/console/users")
         operator.fill("input[name=q]", VICTIM[:4])
@@ -249,6 +267,7 @@ with sync_playwright() as playwright:
         assert "/console/sign-in" in operator.url, operator.url
 
     step("the operator signs in with a password and an authenticator code", operator_signs_in)
+    step("times are shown in the operator's time zone", times_are_in_the_operators_zone)
     step("finds the user by the start of her address", finds_the_user)
     step("a <script> in her metadata is shown as text and never runs", metadata_script_is_text)
     step("ends one of her sessions: that device's refresh fails, the other's works", ends_one_session)

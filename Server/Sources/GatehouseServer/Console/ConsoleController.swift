@@ -31,6 +31,7 @@ struct ConsoleController: Sendable {
             .add(middleware: ConsoleHeadersMiddleware())
             .add(middleware: ConsoleGateMiddleware(storage: storage))
         console.get("style.css") { _, _ in ConsoleResponse.css() }
+        console.get("time.js") { _, _ in ConsoleResponse.timeScript() }
         console.get("sign-in") { request, _ in signInPage(next: ConsoleForm.query(request)[.next], problem: nil) }
         console.post("sign-in") { request, context in try await signIn(request, context: context) }
 

@@ -2,7 +2,8 @@ import Foundation
 import GatehouseStorage
 
 /// The frame of every console page: the style sheet, the navigation with the sign-out form
-/// (carrying its CSRF token), a notice, the page's content. No script.
+/// (carrying its CSRF token), a notice, the page's content. One small script from the console's
+/// origin shows times in the operator's time zone (``ConsoleScript``); every page works without it.
 enum ConsoleLayout {
     static func page(title: String, operator signedIn: ConsoleOperator?, notice: HTML = .empty, content: HTML) -> HTML {
         let header: HTML =
@@ -21,7 +22,8 @@ enum ConsoleLayout {
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(title) · Gatehouse console</title>
-            <link rel="stylesheet" href="/console/style.css"></head>
+            <link rel="stylesheet" href="/console/style.css">
+            <script src="/console/time.js" defer></script></head>
             <body>\(header)<main><h1>\(title)</h1>\(notice)\(content)</main></body></html>
             """
     }

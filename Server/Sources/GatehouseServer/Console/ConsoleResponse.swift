@@ -21,6 +21,14 @@ enum ConsoleResponse {
         return Response(status: .seeOther, headers: headers)
     }
 
+    /// The console's script (``ConsoleScript``).
+    static func timeScript() -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/javascript; charset=utf-8"
+        headers[.cacheControl] = "max-age=3600"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: ConsoleScript.time)))
+    }
+
     static func css() -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/css; charset=utf-8"
