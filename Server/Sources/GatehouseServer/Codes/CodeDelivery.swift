@@ -38,19 +38,17 @@ struct CodeDelivery: Sendable {
     let outbox: MailOutbox
     /// Runs the transactions of codes issued off the request path (``issueLater(admitted:_:)``).
     let deferred: DeferredIssues
-    let limiter: any RateLimiter
+    let rateLimits: RateLimits
     let budget: MailBudget
     /// Seconds a code stays valid.
     let lifetime: TimeInterval
     /// Seconds between two codes of one purpose to one user.
     let spacing: TimeInterval
-    /// Send requests per client address per 5 minutes.
-    let clientBudget: Int
     let now: @Sendable () -> Date
 
     /// Counts one send request against the client's 5-minute window (429 when full).
     func spendBudget(client: String, now: Date) async throws {
-        try await limiter.hit(.otp, key: client, limit: clientBudget, window: 300, now: now)
+        try await rateLimits.hit(.otp, key: client, now: now)
     }
 
     /// The mail budgets' decision for a code to `address` (``MailBudget``).
@@ -68,13 +66,7 @@ struct CodeDelivery: Sendable {
     /// one's, so the answer does not tell them apart.
     func spaceUnknownRecipient(_ email: String, purpose: CodePurpose, now: Date) async throws {
         do {
-            try await limiter.hit(
-                .unknownRecipient,
-                key: "\(purpose.rawValue)|\(email)",
-                limit: 1,
-                window: max(1, spacing),
-                now: now
-            )
+            try await rateLimits.hit(.unknownRecipient, key: "\(purpose.rawValue)|\(email)", now: now)
         } catch let error as APIError where error.retryAfter != nil {
             throw Self.overSendLimit(error.retryAfter ?? Int(spacing))
         }

@@ -11,6 +11,8 @@ struct ServerServices: Sendable {
     let configuration: ServerConfiguration
     let storage: any AuthStorage
     let limiter: any RateLimiter
+    /// ``limiter`` with the table of buckets: what the flows count requests with.
+    var rateLimits: RateLimits { RateLimits(limiter: limiter, table: RateLimitTable(configuration)) }
     let tokens: TokenService
     /// Seals signing keys under the server secret (key rotation in tests).
     let vault: SigningKeyVault
@@ -58,6 +60,7 @@ struct ServerServices: Sendable {
         )
         let refreshTokens = RefreshTokenCodec(secret: secret)
         let limiter = CountingRateLimiter(base: database.rateLimiter)
+        let rateLimits = RateLimits(limiter: limiter, table: RateLimitTable(configuration))
         let mailer =
             mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) } ?? LogMailer(logger: logger)
         let idTokens = idTokenVerifiers(configuration: configuration, logger: logger)
@@ -72,11 +75,10 @@ struct ServerServices: Sendable {
             ),
             outbox: outbox,
             deferred: deferredIssues,
-            limiter: limiter,
-            budget: MailBudget(limiter: limiter, limits: configuration.rateLimits),
+            rateLimits: rateLimits,
+            budget: MailBudget(rateLimits: rateLimits),
             lifetime: configuration.codeLifetime,
             spacing: TimeInterval(configuration.smtpMaxFrequency),
-            clientBudget: configuration.rateLimits.otp,
             now: now
         )
         var apple: AppleAccountClient?

@@ -29,7 +29,7 @@ struct SignUp: Sendable {
     let storage: any AuthStorage
     let policy: PasswordPolicy
     let passwords: PasswordHasher
-    let limiter: any RateLimiter
+    let rateLimits: RateLimits
     let delivery: CodeDelivery
     let sessions: SessionIssuer
     let audit: AuditLog
@@ -42,7 +42,7 @@ struct SignUp: Sendable {
         let now = now()
         try settings.checkEnabled()
         try settings.metadataLimit.check(body.data)
-        try await limiter.hit(.otp, key: ip, limit: settings.sendLimit, window: 300, now: now)
+        try await rateLimits.hit(.otp, key: ip, now: now)
         let email = try EmailAddress.normalized(body.email)
         guard let password = body.password else { throw APIError.validation("Signup requires a valid password") }
         try policy.check(password, email: email)
