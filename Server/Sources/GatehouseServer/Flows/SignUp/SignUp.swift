@@ -55,7 +55,7 @@ struct SignUp: Sendable {
 
         enum Outcome {
             case session(SessionGrant)
-            case user(WireUser, Mail?)
+            case user(WireUser, IssuedCode?)
         }
         let outcome: Outcome
         do {
@@ -106,7 +106,7 @@ struct SignUp: Sendable {
                 }
                 user.confirmationSentAt = now
                 try await tx.insertUser(user)
-                let mail = try await issueCode(
+                let issued = try await issueCode(
                     for: &user,
                     to: admitted,
                     bindingPassword: true,
@@ -115,7 +115,7 @@ struct SignUp: Sendable {
                     now: now
                 )
                 try await audit.record(.userSignedUp, actor: user.id, ip: ip, in: tx)
-                return .user(user.wire, mail)
+                return .user(user.wire, issued)
             }
         } catch {
             if let admitted { await delivery.send(nil, admitted: admitted) }
@@ -124,8 +124,8 @@ struct SignUp: Sendable {
         switch outcome {
         case .session(let grant):
             return .session(try await sessions.answer(grant, now: now))
-        case .user(let user, let mail):
-            if let admitted { await delivery.send(mail, admitted: admitted) }
+        case .user(let user, let issued):
+            if let admitted { await delivery.send(issued, admitted: admitted) }
             return .user(user)
         }
     }
@@ -140,9 +140,9 @@ struct SignUp: Sendable {
         pkce: EmailPKCE?,
         in tx: any StorageTransaction,
         now: Date
-    ) async throws -> Mail? {
+    ) async throws -> IssuedCode? {
         guard let admitted else { return nil }
-        let mail = try await delivery.issue(
+        let issued = try await delivery.issue(
             .signup,
             for: user.id,
             to: admitted,
@@ -151,9 +151,9 @@ struct SignUp: Sendable {
             in: tx,
             now: now
         )
-        user.passwordCode = bindingPassword ? try await tx.code(userID: user.id, purpose: .signup)?.linkHash : nil
+        user.passwordCode = bindingPassword ? issued?.record.linkHash : nil
         try await tx.updateUser(user)
-        return mail
+        return issued
     }
 
     /// The answer for an address that has an account already: shaped exactly as a new sign-up's
