@@ -63,27 +63,27 @@ extension SQLTransaction {
     }
 
     /// Identities from the `identities_json` column of a user read.
-    package static func identities(fromJSON text: String?) -> [IdentityRecord] {
-        JSONText.rows(text).map(IdentityRecord.init(row:))
+    package static func identities(fromJSON text: String?) throws -> [IdentityRecord] {
+        try JSONText.rows(text).map(IdentityRecord.init(row:))
     }
 
-    package func identity(from row: SQLRow) -> IdentityRecord {
-        IdentityRecord(row: row)
+    package func identity(from row: SQLRow) throws -> IdentityRecord {
+        try IdentityRecord(row: row)
     }
 }
 
 extension IdentityRecord {
-    package init(row: SQLRow) {
+    package init(row: SQLRow) throws {
         self.init(
-            id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
-            userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
-            provider: row.column("provider")?.string ?? "",
-            subject: row.column("provider_id")?.string ?? "",
+            id: try row.uuid("id", of: "identities"),
+            userID: try row.uuid("user_id", of: "identities"),
+            provider: try row.text("provider", of: "identities"),
+            subject: try row.text("provider_id", of: "identities"),
             email: row.column("email")?.string,
             data: JSONText.decode(row.column("identity_data")?.string),
             lastSignInAt: row.date("last_sign_in_at"),
-            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
-            updatedAt: row.date("updated_at") ?? Date(timeIntervalSince1970: 0)
+            createdAt: try row.date("created_at", of: "identities"),
+            updatedAt: try row.date("updated_at", of: "identities")
         )
     }
 }
