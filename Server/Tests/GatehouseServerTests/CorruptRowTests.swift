@@ -66,7 +66,7 @@ struct CorruptRowTests {
             let now = harness.clock.now()
             let identity = IdentityRecord(
                 userID: userID,
-                provider: "google",
+                provider: .google,
                 subject: "google-subject-1",
                 email: "ada@example.com",
                 data: [:],

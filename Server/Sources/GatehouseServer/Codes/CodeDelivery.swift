@@ -148,7 +148,7 @@ struct CodeDelivery: Sendable {
             try await tx.insertFlowState(
                 FlowStateRecord(
                     linkHash: issued.record.linkHash,
-                    provider: "email",
+                    provider: .email,
                     authenticationMethod: purpose.signInMethod,
                     redirectTo: pkce.redirectTo,
                     codeChallenge: pkce.challenge.challenge,

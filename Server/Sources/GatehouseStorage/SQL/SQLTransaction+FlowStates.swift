@@ -16,7 +16,7 @@ extension SQLTransaction {
             """,
             [
                 .text(flow.id.key), Self.optional(flow.stateHash), Self.optional(flow.linkHash),
-                Self.optional(flow.authCodeHash), .text(flow.provider), .text(flow.authenticationMethod.rawValue),
+                Self.optional(flow.authCodeHash), .text(flow.provider.rawValue), .text(flow.authenticationMethod.rawValue),
                 .text(flow.redirectTo), Self.optional(flow.codeChallenge), Self.optional(flow.codeChallengeMethod),
                 Self.optional(flow.providerVerifier), Self.optional(flow.nonce), Self.optional(flow.userID?.key),
                 Self.optional(flow.linkingUserID?.key), Self.optional(flow.linkingSessionID?.key),
@@ -83,7 +83,7 @@ extension FlowStateRecord {
             stateHash: row.column("state_hash")?.string,
             linkHash: row.column("link_hash")?.string,
             authCodeHash: row.column("auth_code_hash")?.string,
-            provider: try row.text("provider", of: "flow_states"),
+            provider: AuthProvider(rawValue: try row.text("provider", of: "flow_states")),
             authenticationMethod: try StoredValueError.decode(
                 row.column("authentication_method")?.string,
                 as: AuthenticationMethod.self,
