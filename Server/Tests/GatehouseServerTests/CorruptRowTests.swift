@@ -24,7 +24,9 @@ struct CorruptRowTests {
         return try #require(claim.flatMap(UUID.init(uuidString:)))
     }
 
-    @Test func aTimeThatIsNotANumberMakesTheUserReadThrow() async throws {
+    /// SQLite stores what it is given; PostgreSQL's `double precision` refuses a text time.
+    @Test(.disabled(if: TestDatabase.isPostgres, "PostgreSQL's column type refuses a text time"))
+    func aTimeThatIsNotANumberMakesTheUserReadThrow() async throws {
         let harness = try await Harness.make()
         defer { harness.removeFiles() }
         try await harness.live { client in
