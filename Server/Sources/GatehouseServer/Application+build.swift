@@ -188,10 +188,8 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     let tokenRoute = router.group()
         .add(
             middleware: RateLimitMiddleware(
-                limiter: services.limiter,
+                rateLimits: services.rateLimits,
                 bucket: .token,
-                limit: services.configuration.rateLimits.token,
-                window: 300,
                 now: services.now
             )
         )
@@ -224,10 +222,8 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
         on: router.group()
             .add(
                 middleware: RateLimitMiddleware(
-                    limiter: services.limiter,
+                    rateLimits: services.rateLimits,
                     bucket: .oauth,
-                    limit: services.configuration.rateLimits.token,
-                    window: 300,
                     now: services.now
                 )
             )
@@ -274,10 +270,8 @@ func buildRouter(_ services: ServerServices) -> Router<AppRequestContext> {
     )
     // The ceremonies count against their own window per client address, before anything else.
     let passkeyLimit = RateLimitMiddleware(
-        limiter: services.limiter,
+        rateLimits: services.rateLimits,
         bucket: .passkey,
-        limit: services.configuration.rateLimits.passkey,
-        window: 300,
         now: services.now
     )
     passkeys.registerSignIn(on: router.group().add(middleware: passkeyLimit))

@@ -32,7 +32,7 @@ package enum AMRText {
     private struct StoredEntry: Decodable {
         var method: String
         var timestamp: Int
-        var provider: String?
+        var provider: AuthProvider?
     }
 
     /// `[` `{"method":"…","timestamp":…}` (`,` …)* `]` with a known method (of letters, digits,

@@ -54,7 +54,7 @@ public struct ConsoleUserQuery: Sendable, Equatable {
     /// The filter.
     public var filter: ConsoleUserFilter
     /// The provider, for ``ConsoleUserFilter/provider`` (`google`, `apple`, `email`, …).
-    public var provider: String?
+    public var provider: AuthProvider?
     /// Start after this user; `nil` for the first page.
     public var after: ConsoleUserCursor?
     /// The most users a page holds.
@@ -67,7 +67,7 @@ public struct ConsoleUserQuery: Sendable, Equatable {
     /// A query of one page.
     public init(
         filter: ConsoleUserFilter,
-        provider: String? = nil,
+        provider: AuthProvider? = nil,
         after: ConsoleUserCursor? = nil,
         limit: Int = 50,
         examined: Int = 2_000,

@@ -16,7 +16,7 @@ public struct FlowStateRecord: Sendable, Equatable {
     /// SHA-256 hex of the `auth_code` handed to the app; `nil` until it is issued.
     public var authCodeHash: String?
     /// The provider's name (`github`, an OpenID Connect provider's name, …), or `email`.
-    public var provider: String
+    public var provider: AuthProvider
     /// The `amr` method of the session the flow opens: `oauth`, `email/signup`, `otp`, `recovery`,
     /// `email_change`.
     public var authenticationMethod: AuthenticationMethod
@@ -47,7 +47,7 @@ public struct FlowStateRecord: Sendable, Equatable {
         stateHash: String? = nil,
         linkHash: String? = nil,
         authCodeHash: String? = nil,
-        provider: String,
+        provider: AuthProvider,
         authenticationMethod: AuthenticationMethod,
         redirectTo: String,
         codeChallenge: String? = nil,

@@ -1,10 +1,10 @@
 
 /// What makes an identity unique: its provider and the provider's subject.
 public struct IdentityKey: Sendable, Hashable {
-    public var provider: String
+    public var provider: AuthProvider
     public var subject: String
 
-    public init(provider: String, subject: String) {
+    public init(provider: AuthProvider, subject: String) {
         self.provider = provider
         self.subject = subject
     }

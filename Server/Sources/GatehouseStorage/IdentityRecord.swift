@@ -7,8 +7,8 @@ public struct IdentityRecord: Sendable, Equatable {
     /// The row id (`identity_id` on the wire).
     public var id: UUID
     public var userID: UUID
-    /// `apple` or `google`.
-    public var provider: String
+    /// The provider: `apple`, `google`, a configured provider's name, or `email`.
+    public var provider: AuthProvider
     /// The provider's `sub` claim (`id` on the wire).
     public var subject: String
     /// The address the provider reported, if any (Apple sends it on the first sign-in only).
@@ -22,7 +22,7 @@ public struct IdentityRecord: Sendable, Equatable {
     public init(
         id: UUID = UUID(),
         userID: UUID,
-        provider: String,
+        provider: AuthProvider,
         subject: String,
         email: String?,
         data: [String: JSONValue],
@@ -48,7 +48,7 @@ public struct IdentityRecord: Sendable, Equatable {
             id: subject,
             userID: userID,
             identityData: data,
-            provider: provider,
+            provider: provider.rawValue,
             email: email,
             lastSignInAt: lastSignInAt,
             createdAt: createdAt,

@@ -64,9 +64,9 @@ public struct AMREntry: Codable, Sendable, Equatable {
     public var timestamp: Int
     /// The identity provider of an `oauth` entry (`apple`, `google`), as GoTrue writes it for
     /// SSO: Apple's notifications end the sessions Sign in with Apple opened.
-    public var provider: String?
+    public var provider: AuthProvider?
 
-    public init(method: AuthenticationMethod, timestamp: Int, provider: String? = nil) {
+    public init(method: AuthenticationMethod, timestamp: Int, provider: AuthProvider? = nil) {
         self.method = method
         self.timestamp = timestamp
         self.provider = provider

@@ -33,7 +33,7 @@ public protocol StorageReader: PasskeyReader, MailOutboxReader, FlowStateReader,
     func codes(purpose: CodePurpose, email: String) async throws -> [CodeRecord]
 
     /// The identity for a provider subject, if linked.
-    func identity(provider: String, subject: String) async throws -> IdentityRecord?
+    func identity(provider: AuthProvider, subject: String) async throws -> IdentityRecord?
 
     /// The sealed parameters of an imported password-hash scheme (``FirebaseHashKeyStore``), if kept.
     func importHashKey(scheme: String) async throws -> String?

@@ -88,7 +88,7 @@ public protocol StorageTransaction: StorageReader, PasskeyWriter, AppleTokenWrit
 
     /// Records an ID-token nonce as used until `expiresAt`.
     /// - Returns: `false` when it was used already (a replay).
-    func consumeNonce(provider: String, hash: String, expiresAt: Date, now: Date) async throws -> Bool
+    func consumeNonce(provider: AuthProvider, hash: String, expiresAt: Date, now: Date) async throws -> Bool
 
     /// Serializes key creation between instances starting together (held until commit).
     func lockSigningKeys() async throws

@@ -102,7 +102,7 @@ public struct UserRecord: Sendable, Equatable {
                 "sub": .string(id.uuidString.lowercased()), "email": .string(email),
                 "email_verified": .bool(emailConfirmedAt != nil),
             ],
-            provider: "email",
+            provider: AuthProvider.email.rawValue,
             email: email,
             lastSignInAt: lastSignInAt,
             createdAt: createdAt,

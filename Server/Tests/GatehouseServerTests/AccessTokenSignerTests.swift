@@ -89,7 +89,7 @@ struct AccessTokenSignerTests {
             appMetadata: nested,
             userMetadata: ["deep": .object(["deeper": .object(["deepest": .string("end")])])],
             amr: [
-                AMREntry(method: .oauth, timestamp: 1_795_700_000, provider: "apple"),
+                AMREntry(method: .oauth, timestamp: 1_795_700_000, provider: .apple),
                 AMREntry(method: .totp, timestamp: -1),
             ]
         )

@@ -22,7 +22,7 @@ struct AdminUserListTests {
         let users = try await tx.executor.rows(
             "\(tx.userSelect) ORDER BY created_at, id LIMIT ? OFFSET ?",
             [.integer(limit), .integer(offset)]
-        ).map { tx.user(from: $0).id }
+        ).map { try tx.user(from: $0).id }
         let counted = try await tx.executor.rows("SELECT COUNT(*) AS total FROM users", [])
         return (users, counted.first?.column("total")?.integer ?? -1)
     }

@@ -41,7 +41,7 @@ struct ConsoleUserFilterTests {
             try await Self.insert(users, harness)
             let google = IdentityRecord(
                 userID: users[9].id,
-                provider: "google",
+                provider: .google,
                 subject: "g-9",
                 email: users[9].email,
                 data: [:],

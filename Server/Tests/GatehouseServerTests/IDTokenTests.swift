@@ -416,7 +416,7 @@ struct IDTokenTests {
             let rows = try await harness.server.storage.transaction { tx in
                 (
                     try await tx.user(id: UUID(uuidString: userID)!),
-                    try await tx.identity(provider: "apple", subject: "apple-gone"),
+                    try await tx.identity(provider: .apple, subject: "apple-gone"),
                     try await tx.session(id: UUID(uuidString: sessionID)!)
                 )
             }

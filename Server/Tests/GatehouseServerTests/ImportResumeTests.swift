@@ -108,7 +108,7 @@ struct ImportResumeTests {
                     (
                         try await reader.existingUserIDs(ids).count,
                         try await reader.existingIdentities(
-                            (0..<Self.count).map { IdentityKey(provider: "google", subject: "g\($0)") }
+                            (0..<Self.count).map { IdentityKey(provider: .google, subject: "g\($0)") }
                         ).count
                     )
                 }

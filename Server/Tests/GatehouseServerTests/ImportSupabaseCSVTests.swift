@@ -105,7 +105,7 @@ struct ImportSupabaseCSVTests {
             #expect(guest.isAnonymous && guest.email == nil && guest.passwordHash == nil)
             let bob = try #require(try await storage.read { try await $0.user(id: UUID(uuidString: Self.bob)!) })
             #expect(
-                bob.identities.map(\.provider) == ["google"] && bob.identities.first?.subject == "108234567890123456789"
+                bob.identities.map(\.provider) == [.google] && bob.identities.first?.subject == "108234567890123456789"
             )
             let pending = try #require(
                 try await storage.read { try await $0.user(id: UUID(uuidString: Self.pending)!) }

@@ -58,7 +58,7 @@ struct MailOutboxTests {
                 try await harness.server.storage.transaction { tx in
                     try await delivery.issue(.magicLink, for: userID, to: admitted, spacing: .ignore, in: tx, now: now)
                 }
-            )
+            ).mail
         }
 
         /// Queues a notice to `address`.
@@ -101,6 +101,34 @@ struct MailOutboxTests {
         try await scene.sender.deliver()
         #expect(await scene.mailer.delivered == [mail])
         #expect(try await scene.depth() == 0)
+        await scene.close()
+    }
+
+    /// Issuing answers with what it issued (issue 33): the code as stored and the mail queued with
+    /// it, in one value, so no flow reads the code back and no purpose is guessed from a subject;
+    /// a code held back by the spacing answers `nil`.
+    @Test func issuingAnswersWithTheStoredCodeAndTheMailQueuedWithIt() async throws {
+        let scene = try await Scene.make()
+        let (delivery, userID, now) = (scene.delivery, scene.userID, scene.harness.clock.now())
+        let admitted = try await scene.admission()
+        let storage = scene.harness.server.storage
+        let issued = try #require(
+            try await storage.transaction { tx in
+                try await delivery.issue(.recovery, for: userID, to: admitted, spacing: .ignore, in: tx, now: now)
+            }
+        )
+        #expect(issued.purpose == .recovery)
+        let stored = try #require(try await storage.read { try await $0.code(userID: userID, purpose: .recovery) })
+        #expect(stored.linkHash == issued.record.linkHash)
+        #expect(stored.codeHash == issued.record.codeHash)
+        #expect(stored.email == issued.record.email)
+        #expect(issued.mail.subject == CodeMailTemplate.subject(for: .recovery))
+        let again = try await storage.transaction { tx in
+            try await delivery.issue(.recovery, for: userID, to: admitted, spacing: .skip, in: tx, now: now)
+        }
+        #expect(again == nil, "held back by the spacing")
+        try await scene.sender.deliver()
+        #expect(await scene.mailer.delivered == [issued.mail])
         await scene.close()
     }
 

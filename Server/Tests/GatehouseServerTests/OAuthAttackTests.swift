@@ -241,7 +241,7 @@ struct OAuthAttackTests {
             let landed = try await scene.follow(try #require(consent.location))
             #expect(TestBrowser.fields(of: landed)["error_code"] == "session_not_found", "\(landed)")
             let identity = try await scene.harness.server.storage.read {
-                try await $0.identity(provider: "keycloak", subject: "oidc-user-1")
+                try await $0.identity(provider: AuthProvider(rawValue: "keycloak"), subject: "oidc-user-1")
             }
             #expect(identity == nil)
         }

@@ -135,7 +135,7 @@ struct OAuthSignInTests {
             #expect(apple.refusedSecrets == 0)
             // Apple's refresh token is kept (sealed) for its revocation when the account is deleted.
             let stored = try await scene.harness.server.storage.read { reader in
-                try await reader.identity(provider: "apple", subject: "apple-web-user-1")
+                try await reader.identity(provider: .apple, subject: "apple-web-user-1")
             }
             let identity = try #require(stored)
             let token = try await scene.harness.server.storage.transaction { tx in

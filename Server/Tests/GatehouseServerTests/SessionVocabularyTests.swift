@@ -35,7 +35,7 @@ struct SessionVocabularyTests {
             let signedIn = try await client.confirmedSession(email: "ada@example.com")
             let id = try Self.sessionID(signedIn)
             let amr = AuthenticationMethod.allCases.enumerated().map { index, method -> AMREntry in
-                let provider = index.isMultiple(of: 2) ? "apple" : nil
+                let provider: AuthProvider? = index.isMultiple(of: 2) ? .apple : nil
                 return AMREntry(method: method, timestamp: 1_795_700_000 + index, provider: provider)
             }
             let factor = UUID()
@@ -108,7 +108,7 @@ struct SessionVocabularyTests {
         let now = harness.clock.now()
         let flow = FlowStateRecord(
             linkHash: "link-hash",
-            provider: "email",
+            provider: .email,
             authenticationMethod: .emailSignup,
             redirectTo: "https://app.example.com",
             createdAt: now,

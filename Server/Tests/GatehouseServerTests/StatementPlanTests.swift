@@ -192,7 +192,7 @@ struct StatementPlanTests {
         let code = StorageSweepTests.code(user.id, .recovery, "calls-link", expires: now.addingTimeInterval(600))
         let identity = IdentityRecord(
             userID: user.id,
-            provider: "apple",
+            provider: .apple,
             subject: "calls",
             email: nil,
             data: [:],
@@ -251,7 +251,7 @@ struct StatementPlanTests {
             try await tx.insertIdentity(identity)
             try await tx.updateIdentity(identity)
             _ = try await tx.deleteIdentity(id: identity.id, userID: user.id)
-            _ = try await tx.consumeNonce(provider: "apple", hash: "calls", expiresAt: now, now: now)
+            _ = try await tx.consumeNonce(provider: .apple, hash: "calls", expiresAt: now, now: now)
             try await tx.insertPasskey(passkey)
             try await tx.updatePasskey(passkey)
             _ = try await tx.deletePasskey(id: passkey.id, userID: user.id)
@@ -286,7 +286,7 @@ struct StatementPlanTests {
             _ = try await reader.code(userID: user.id, purpose: .recovery)
             _ = try await reader.code(linkHash: "calls-link")
             _ = try await reader.codes(purpose: .emailChange, email: "calls@example.com")
-            _ = try await reader.identity(provider: "apple", subject: "calls")
+            _ = try await reader.identity(provider: .apple, subject: "calls")
             _ = try await reader.isTokenRevoked(jti: "calls")
             _ = try await reader.auditEntries(limit: 10)
             _ = try await reader.passkeys(userID: user.id)

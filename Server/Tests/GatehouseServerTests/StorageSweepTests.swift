@@ -65,9 +65,9 @@ struct StorageSweepTests {
             try await tx.upsertCode(Self.code(bob.id, .recovery, "bob-link", expires: now.addingTimeInterval(600)))
             try await tx.upsertCode(Self.code(carol.id, .signup, "carol-link", expires: old))
             // The live one first: a new nonce takes the expired ones with it.
-            _ = try await tx.consumeNonce(provider: "apple", hash: "new", expiresAt: now, now: now)
+            _ = try await tx.consumeNonce(provider: .apple, hash: "new", expiresAt: now, now: now)
             _ = try await tx.consumeNonce(
-                provider: "apple",
+                provider: .apple,
                 hash: "old",
                 expiresAt: old,
                 now: old.addingTimeInterval(-60)
@@ -102,7 +102,7 @@ struct StorageSweepTests {
                 try await tx.insertFlowState(
                     FlowStateRecord(
                         stateHash: Hex.sha256(state),
-                        provider: "github",
+                        provider: AuthProvider(rawValue: "github"),
                         authenticationMethod: .oauth,
                         redirectTo: "https://app.example.com",
                         createdAt: expires.addingTimeInterval(-600),
@@ -141,7 +141,7 @@ struct StorageSweepTests {
         let (replayed, consumed) = try await harness.server.storage.transaction { tx in
             // The used nonce that is still live stays used: its replay is refused.
             (
-                try await tx.consumeNonce(provider: "apple", hash: "new", expiresAt: now, now: now),
+                try await tx.consumeNonce(provider: .apple, hash: "new", expiresAt: now, now: now),
                 try await tx.consumeWebAuthnChallenge(id: livePasskeyChallenge.id, kind: .authentication, userID: nil)
             )
         }

@@ -148,7 +148,7 @@ struct WireEncodingSpeedTests {
         // slash and a provider go to the decoder).
         for method in AuthenticationMethod.allCases {
             let list = [
-                AMREntry(method: method, timestamp: 7), AMREntry(method: method, timestamp: 8, provider: "apple"),
+                AMREntry(method: method, timestamp: 7), AMREntry(method: method, timestamp: 8, provider: .apple),
             ]
             #expect(try AMRText.entries(JSONText.encode(list)) == list, "\(method)")
         }

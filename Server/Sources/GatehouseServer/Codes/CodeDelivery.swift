@@ -38,19 +38,17 @@ struct CodeDelivery: Sendable {
     let outbox: MailOutbox
     /// Runs the transactions of codes issued off the request path (``issueLater(admitted:_:)``).
     let deferred: DeferredIssues
-    let limiter: any RateLimiter
+    let rateLimits: RateLimits
     let budget: MailBudget
     /// Seconds a code stays valid.
     let lifetime: TimeInterval
     /// Seconds between two codes of one purpose to one user.
     let spacing: TimeInterval
-    /// Send requests per client address per 5 minutes.
-    let clientBudget: Int
     let now: @Sendable () -> Date
 
     /// Counts one send request against the client's 5-minute window (429 when full).
     func spendBudget(client: String, now: Date) async throws {
-        try await limiter.hit(.otp, key: client, limit: clientBudget, window: 300, now: now)
+        try await rateLimits.hit(.otp, key: client, now: now)
     }
 
     /// The mail budgets' decision for a code to `address` (``MailBudget``).
@@ -68,13 +66,7 @@ struct CodeDelivery: Sendable {
     /// one's, so the answer does not tell them apart.
     func spaceUnknownRecipient(_ email: String, purpose: CodePurpose, now: Date) async throws {
         do {
-            try await limiter.hit(
-                .unknownRecipient,
-                key: "\(purpose.rawValue)|\(email)",
-                limit: 1,
-                window: max(1, spacing),
-                now: now
-            )
+            try await rateLimits.hit(.unknownRecipient, key: "\(purpose.rawValue)|\(email)", now: now)
         } catch let error as APIError where error.retryAfter != nil {
             throw Self.overSendLimit(error.retryAfter ?? Int(spacing))
         }
@@ -93,8 +85,8 @@ struct CodeDelivery: Sendable {
     /// Issues and stores a code for `purpose` to the admitted address, replacing the user's
     /// previous one.
     ///
-    /// - Returns: The mail to ``send(_:admitted:)`` after the commit, or `nil` when ``Spacing/skip``
-    ///   held it back.
+    /// - Returns: The code and its queued mail, to ``send(_:admitted:)`` after the commit, or
+    ///   `nil` when ``Spacing/skip`` held it back.
     /// - Throws: 429 `over_email_send_rate_limit` under ``Spacing/refuse``.
     func issue(
         _ purpose: CodePurpose,
@@ -104,7 +96,7 @@ struct CodeDelivery: Sendable {
         pkce: EmailPKCE? = nil,
         in tx: any StorageTransaction,
         now: Date
-    ) async throws -> Mail? {
+    ) async throws -> IssuedCode? {
         if rule != .ignore, let previous = try await tx.code(userID: userID, purpose: purpose) {
             let elapsed = now.timeIntervalSince(previous.createdAt)
             if elapsed < spacing {
@@ -123,7 +115,7 @@ struct CodeDelivery: Sendable {
         )
         let code = MailedCode(userID: userID, purpose: purpose, linkHash: issued.record.linkHash)
         try await outbox.enqueue(mail, code: code, in: tx, now: now)
-        return mail
+        return IssuedCode(record: issued.record, mail: mail)
     }
 
     /// Queues a notice (``AccountNotice``) in `tx`; pass it to ``send(_:)`` after the commit.
@@ -156,7 +148,7 @@ struct CodeDelivery: Sendable {
             try await tx.insertFlowState(
                 FlowStateRecord(
                     linkHash: issued.record.linkHash,
-                    provider: "email",
+                    provider: .email,
                     authenticationMethod: purpose.signInMethod,
                     redirectTo: pkce.redirectTo,
                     codeChallenge: pkce.challenge.challenge,
@@ -170,32 +162,34 @@ struct CodeDelivery: Sendable {
         return issued
     }
 
-    /// Wakes the sender for the mail of a committed issue; `nil` (a code held back by
-    /// ``Spacing/skip``) gives the admission's server budget back.
-    func send(_ mail: Mail?, admitted: MailBudget.Admission) async {
-        guard let mail else { return await budget.release(admitted, now: now()) }
-        send(mail)
+    /// Wakes the sender for the mail of a committed issue and counts the code sent; `nil`
+    /// (nothing issued: a code held back by ``Spacing/skip``, a failed transaction) gives the
+    /// admission's server budget back.
+    func send(_ issued: IssuedCode?, admitted: MailBudget.Admission) async {
+        guard let issued else { return await budget.release(admitted, now: now()) }
+        AuthMetrics.codeSent(issued.purpose)
+        outbox.wake()
     }
 
     /// Issues a code off the request path, in a job of ``DeferredIssues``: `issue` runs the
     /// transaction that writes the code and queues its mail, which is then sent (or the
     /// admission given back).
-    func issueLater(admitted: MailBudget.Admission, _ issue: @escaping @Sendable () async throws -> Mail?) {
+    func issueLater(admitted: MailBudget.Admission, _ issue: @escaping @Sendable () async throws -> IssuedCode?) {
         deferred.submit { try await issueNow(admitted: admitted, issue) }
     }
 
     /// Issues a code on the request path: `issue` runs the transaction that writes the code and
     /// queues its mail, which is then sent; the admission is given back when nothing was issued
     /// or the transaction failed (its error is rethrown).
-    func issueNow(admitted: MailBudget.Admission, _ issue: () async throws -> Mail?) async throws {
-        let mail: Mail?
+    func issueNow(admitted: MailBudget.Admission, _ issue: () async throws -> IssuedCode?) async throws {
+        let issued: IssuedCode?
         do {
-            mail = try await issue()
+            issued = try await issue()
         } catch {
             await send(nil, admitted: admitted)
             throw error
         }
-        await send(mail, admitted: admitted)
+        await send(issued, admitted: admitted)
     }
 
     /// Wakes the outbox's sender for mail queued in a transaction that has committed.
@@ -203,13 +197,10 @@ struct CodeDelivery: Sendable {
         outbox.wake()
     }
 
-    /// Wakes the outbox's sender for a committed issue's mail, or a notice's (``AccountNotice``,
-    /// which the budgets do not hold back); `nil` does nothing.
-    func send(_ mail: Mail?) {
-        guard let mail else { return }
-        if let purpose = CodePurpose.allCases.first(where: { CodeMailTemplate.subject(for: $0) == mail.subject }) {
-            AuthMetrics.codeSent(purpose)
-        }
+    /// Wakes the outbox's sender for a committed notice (``AccountNotice``, which the budgets do
+    /// not hold back); `nil` does nothing.
+    func send(_ notice: Mail?) {
+        guard notice != nil else { return }
         outbox.wake()
     }
 }

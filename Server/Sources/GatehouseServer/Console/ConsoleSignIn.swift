@@ -15,8 +15,7 @@ import HTTPTypes
 /// factor is told to enrol one.
 struct ConsoleSignIn: Sendable {
     let storage: any AuthStorage
-    let limiter: any RateLimiter
-    let tokenLimit: Int
+    let rateLimits: RateLimits
     let passwordSignIn: PasswordSignIn
     let authenticator: Authenticator
     let challenge: FactorChallengeCreation
@@ -42,7 +41,7 @@ struct ConsoleSignIn: Sendable {
     /// Signs in; returns the new console session's cookie token.
     func callAsFunction(email: String, password: String, code: String, ip: String) async throws -> String {
         do {
-            try await limiter.hit(.token, key: ip, limit: tokenLimit, window: 300, now: now())
+            try await rateLimits.hit(.token, key: ip, now: now())
         } catch let error as APIError where error.status == .tooManyRequests {
             throw Refusal.tooManyTries(error.retryAfter)
         }

@@ -72,7 +72,7 @@ struct ConsoleUserPage: Sendable {
     static func identities(_ user: UserRecord) -> HTML {
         guard !user.identities.isEmpty else { return "<p class=\"empty\">No identity: the user signs in with an address and password or is a guest.</p>" }
         let rows: [HTML] = user.identities.map {
-            "<tr><td>\($0.provider)</td><td>\($0.email)</td><td>\(ConsoleLayout.time($0.createdAt))</td><td>\(ConsoleLayout.time($0.lastSignInAt))</td></tr>"
+            "<tr><td>\($0.provider.rawValue)</td><td>\($0.email)</td><td>\(ConsoleLayout.time($0.createdAt))</td><td>\(ConsoleLayout.time($0.lastSignInAt))</td></tr>"
         }
         return "<table><thead><tr><th>Provider</th><th>Address</th><th>Linked</th><th>Last sign-in</th></tr></thead><tbody>\(rows)</tbody></table>"
     }

@@ -63,7 +63,7 @@ struct ConsoleUsersPage: Sendable {
             summary = "<p class=\"muted\">\(users.count) shown · \(Self.describe(request))</p>"
             if let next = found.next {
                 var link = "/console/users?filter=\(request.filter.rawValue)&after=\(next.text)"
-                if let provider = request.provider { link += "&provider=\(provider)" }
+                if let provider = request.provider { link += "&provider=\(provider.rawValue)" }
                 let words = users.isEmpty ? "Look further →" : "Next page →"
                 pager = "<nav class=\"pager\"><a href=\"\(link)\">\(words)</a></nav>"
             }
@@ -99,12 +99,12 @@ struct ConsoleUsersPage: Sendable {
         guard let filter = ConsoleUserFilter(rawValue: name) else {
             throw APIError.validation("Unknown filter: choose one of the links above the list.")
         }
-        var provider: String?
+        var provider: AuthProvider?
         if filter == .provider {
             guard let named = form[.provider]?.lowercased(), (1...40).contains(named.count),
                 named.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
             else { throw APIError.validation("Name a provider, such as google, apple or email.") }
-            provider = named
+            provider = AuthProvider(rawValue: named)
         }
         var after: ConsoleUserCursor?
         if let text = form[.after] {
@@ -118,7 +118,7 @@ struct ConsoleUsersPage: Sendable {
 
     /// What a filtered page shows, in words.
     static func describe(_ request: ConsoleUserQuery) -> HTML {
-        let label = filters.first { $0.0 == request.filter }?.1 ?? "With a \(request.provider ?? "") identity"
+        let label = filters.first { $0.0 == request.filter }?.1 ?? "With a \(request.provider?.rawValue ?? "") identity"
         let place = request.after == nil ? "from the first user" : "further on"
         return "\(label), \(place) (\(request.examined) users looked at per page, by creation time)"
     }

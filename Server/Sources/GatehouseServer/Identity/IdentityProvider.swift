@@ -1,9 +1,13 @@
+import GatehouseStorage
 import JWTKit
 
 /// A provider whose ID tokens the server accepts (`POST /token?grant_type=id_token`).
 enum IdentityProvider: String, Sendable, CaseIterable {
     case apple
     case google
+
+    /// The provider's name in storage (identities, used nonces) and on the wire.
+    var name: AuthProvider { AuthProvider(rawValue: rawValue) }
 
     /// The `iss` values the provider signs with.
     var issuers: Set<String> {

@@ -7,7 +7,7 @@ import GatehouseStorage
 /// need (``IdentityLinking``).
 struct ProviderIdentity: Sendable {
     /// The provider's name, the first half of the identity key (`apple`, `github`, …).
-    var provider: String
+    var provider: AuthProvider
     /// The name people know ("GitHub"), for messages and notices.
     var displayName: String
     /// The provider's stable id of the person (`sub`), the second half of the identity key.
@@ -22,6 +22,9 @@ struct ProviderIdentity: Sendable {
     /// The person's name as the provider gives it, for a new account's `full_name`.
     var fullName: String?
 
+    /// The provider's name as `app_metadata` holds it (`provider`, `providers`).
+    var providerText: JSONValue { .string(provider.rawValue) }
+
     /// The provider as a way into an account, in a notice ("Sign in with GitHub").
     var wayIn: String { "Sign in with \(displayName)" }
 }
@@ -30,7 +33,7 @@ extension VerifiedIDToken {
     /// The token's identity for the linking rules.
     var identity: ProviderIdentity {
         ProviderIdentity(
-            provider: provider.rawValue,
+            provider: provider.name,
             displayName: provider.displayName,
             subject: subject,
             email: email,

@@ -52,7 +52,7 @@ enum Auth0Export {
             identities.append(
                 IdentityRecord(
                     userID: id,
-                    provider: provider,
+                    provider: AuthProvider(rawValue: provider),
                     subject: subject,
                     email: record.string("email")?.lowercased(),
                     data: data,
@@ -64,8 +64,8 @@ enum Auth0Export {
         }
         var appMetadata = record.object("app_metadata") ?? [:]
         appMetadata["auth0_user_id"] = .string(userID)
-        appMetadata["provider"] = .string(identities.first.map(\.provider) ?? "email")
-        appMetadata["providers"] = .array(((hash != nil ? ["email"] : []) + identities.map(\.provider)).map(JSONValue.string))
+        appMetadata["provider"] = .string(identities.first.map(\.provider.rawValue) ?? "email")
+        appMetadata["providers"] = .array(((hash != nil ? ["email"] : []) + identities.map(\.provider.rawValue)).map(JSONValue.string))
         var userMetadata = record.object("user_metadata") ?? [:]
         if let name = record.string("name"), userMetadata["full_name"] == nil { userMetadata["full_name"] = .string(name) }
         if let picture = record.string("picture"), userMetadata["avatar_url"] == nil {

@@ -41,7 +41,7 @@ enum FirebaseExport {
             identities.append(
                 IdentityRecord(
                     userID: id,
-                    provider: provider,
+                    provider: AuthProvider(rawValue: provider),
                     subject: subject,
                     email: info.string("email")?.lowercased(),
                     data: data,
@@ -53,8 +53,8 @@ enum FirebaseExport {
         }
         var appMetadata: [String: JSONValue] = [
             "firebase_uid": .string(uid),
-            "provider": .string(identities.first.map(\.provider) ?? "email"),
-            "providers": .array(((hash != nil ? ["email"] : []) + identities.map(\.provider)).map(JSONValue.string)),
+            "provider": .string(identities.first.map(\.provider.rawValue) ?? "email"),
+            "providers": .array(((hash != nil ? ["email"] : []) + identities.map(\.provider.rawValue)).map(JSONValue.string)),
         ]
         if let claims = record.object("customAttributes"), !claims.isEmpty { appMetadata["firebase_claims"] = .object(claims) }
         var userMetadata: [String: JSONValue] = [:]

@@ -162,7 +162,7 @@ enum SupabaseExport {
             return IdentityRecord(
                 id: identity.string("provider_id") != nil ? identity.string("id").flatMap(UUID.init(uuidString:)) ?? UUID() : UUID(),
                 userID: id,
-                provider: provider,
+                provider: AuthProvider(rawValue: provider),
                 subject: subject,
                 email: identity.string("email")?.lowercased() ?? data["email"].flatMap { if case .string(let e) = $0 { e.lowercased() } else { nil } },
                 data: data,

@@ -102,7 +102,7 @@ public struct UserImporter: Sendable {
             } else if let taken = user.identities.first(where: {
                 takenIdentities.contains(IdentityKey(provider: $0.provider, subject: $0.subject))
             }) {
-                outcomes.append(.refused(.identityTaken(provider: taken.provider)))
+                outcomes.append(.refused(.identityTaken(provider: taken.provider.rawValue)))
             } else {
                 accepted.append(user)
                 outcomes.append(.imported)
@@ -125,7 +125,7 @@ public struct UserImporter: Sendable {
             if let email = candidate.user.email { byEmail[email.lowercased(), default: []].append(index) }
             byID[candidate.user.id, default: []].append(index)
             for identity in candidate.user.identities {
-                byIdentity[identity.provider + "\u{0}" + identity.subject, default: []].append(index)
+                byIdentity[identity.provider.rawValue + "\u{0}" + identity.subject, default: []].append(index)
             }
         }
         var conflicts: [Int: ImportRefusal.Reason] = [:]

@@ -18,8 +18,7 @@ import GatehouseStorage
 /// Requests for an address no account has count like any other (the answer must not tell them
 /// apart) but spend no server budget: no mail goes out.
 struct MailBudget: Sendable {
-    let limiter: any RateLimiter
-    let limits: RateLimitSettings
+    let rateLimits: RateLimits
 
     /// The recipient as the request found it.
     enum Recipient: Sendable, Equatable {
@@ -63,44 +62,22 @@ struct MailBudget: Sendable {
     func admit(_ address: String, recipient: Recipient, kind: Kind, client: String, now: Date) async throws -> Admission
     {
         let network = ClientAddress.limitKey(client)
-        var windows: [(window: RateLimitWindow, key: String)] = [
-            (
-                RateLimitWindow(bucket: .emailRecipientClient, limit: limits.emailPerRecipientClient, window: 3600),
-                "\(address)|\(network)"
-            ),
-            (RateLimitWindow(bucket: .emailRecipient, limit: limits.emailPerRecipient, window: 3600), address),
+        var windows: [(bucket: RateLimitBucket, key: String)] = [
+            (.emailRecipientClient, "\(address)|\(network)"),
+            (.emailRecipient, address),
         ]
-        if kind == .signUp {
-            windows.append(
-                (RateLimitWindow(bucket: .signupEmail, limit: limits.signupEmailPerClient, window: 3600), network)
-            )
-        }
+        if kind == .signUp { windows.append((.signupEmail, network)) }
         let pool: RateLimitBucket = recipient == .unconfirmed ? .emailSentUnconfirmed : .emailSent
-        let poolWindow = RateLimitWindow(
-            bucket: pool,
-            limit: pool == .emailSent ? limits.emailSent : limits.emailSentUnconfirmed,
-            window: 3600
-        )
         // Every window is looked at before any is counted: a refused request spends nothing.
         var waits: [Int] = []
-        for (window, key) in windows + [(poolWindow, Self.serverKey)] {
-            if let wait = try await limiter.isLimited(
-                window.bucket,
-                key: key,
-                limit: window.limit,
-                window: window.window,
-                now: now
-            ) {
-                waits.append(wait)
-            }
+        for (bucket, key) in windows + [(pool, Self.serverKey)] {
+            if let wait = try await rateLimits.isLimited(bucket, key: key, now: now) { waits.append(wait) }
         }
         if let wait = waits.max() { throw CodeDelivery.overSendLimit(wait) }
         // A window filled meanwhile by a concurrent request still refuses this one.
-        let charged = recipient == .unknown ? windows : windows + [(poolWindow, Self.serverKey)]
+        let charged = recipient == .unknown ? windows : windows + [(pool, Self.serverKey)]
         do {
-            for (window, key) in charged {
-                try await limiter.hit(window.bucket, key: key, limit: window.limit, window: window.window, now: now)
-            }
+            for (bucket, key) in charged { try await rateLimits.hit(bucket, key: key, now: now) }
         } catch let error as APIError where error.retryAfter != nil {
             throw CodeDelivery.overSendLimit(error.retryAfter ?? 60)
         }
@@ -111,7 +88,7 @@ struct MailBudget: Sendable {
     /// held back by the send spacing).
     func release(_ admission: Admission, now: Date) async {
         guard let pool = admission.pool else { return }
-        try? await limiter.release(pool, key: Self.serverKey, window: 3600, now: now)
+        try? await rateLimits.release(pool, key: Self.serverKey, now: now)
     }
 
     /// The key of the server's own windows.

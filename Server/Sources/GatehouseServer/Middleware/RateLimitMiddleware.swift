@@ -7,10 +7,8 @@ import Hummingbird
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
-    let limiter: any RateLimiter
+    let rateLimits: RateLimits
     let bucket: RateLimitBucket
-    let limit: Int
-    let window: TimeInterval
     let now: @Sendable () -> Date
 
     func handle(
@@ -18,7 +16,7 @@ struct RateLimitMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        try await limiter.hit(bucket, key: context.clientKey, limit: limit, window: window, now: now())
+        try await rateLimits.hit(bucket, key: context.clientKey, now: now())
         return try await next(request, context)
     }
 }

@@ -15,9 +15,8 @@ import HTTPTypes
 struct SensitiveActionGuard: Sendable {
     let storage: any AuthStorage
     let codes: OneTimeCodes
-    let limiter: any RateLimiter
-    /// Sensitive requests per user and client network per 5 minutes.
-    let requestLimit: Int
+    /// Counts sensitive requests per user and client network (``RateLimitBucket/sensitiveChanges``).
+    let rateLimits: RateLimits
     /// Wrong tries after which a reauthentication code is dead.
     let maximumAttempts: Int
     /// Sends the notices.
@@ -72,13 +71,7 @@ struct SensitiveActionGuard: Sendable {
         for action in actions { try Self.requireAssurance(for: action, caller) }
         // A sent code is always counted and checked, also beside a change that needs none.
         if rules.contains(where: { $0.budgets.contains(.sensitiveChanges) }) || evidence.nonce != nil {
-            try await limiter.hit(
-                .sensitiveChanges,
-                key: Self.budgetKey(user: caller.user.id, client: ip),
-                limit: requestLimit,
-                window: 300,
-                now: now
-            )
+            try await rateLimits.hit(.sensitiveChanges, key: Self.budgetKey(user: caller.user.id, client: ip), now: now)
         }
         if rules.contains(where: { $0.proof == .enrollingSession }), evidence.enrollingSession != caller.session.id {
             throw Self.enrolledElsewhere

@@ -16,8 +16,7 @@ extension ServerServices {
     var consoleSignIn: ConsoleSignIn {
         ConsoleSignIn(
             storage: storage,
-            limiter: limiter,
-            tokenLimit: configuration.rateLimits.token,
+            rateLimits: rateLimits,
             passwordSignIn: passwordSignIn,
             authenticator: authenticator,
             challenge: factorChallenge,

@@ -7,7 +7,7 @@ import GatehouseWebAuthn
 extension ServerServices {
     /// The growing delays after wrong passwords, shared by sign-in and `current_password`.
     var passwordDelays: FailedPasswordDelays {
-        FailedPasswordDelays(limiter: limiter, dailyLimit: configuration.rateLimits.failedPasswordsPerAccount)
+        FailedPasswordDelays(limiter: limiter, table: rateLimits.table)
     }
 
     var passwordSignIn: PasswordSignIn {
@@ -102,7 +102,7 @@ extension ServerServices {
             storage: storage,
             policy: policy,
             passwords: passwords,
-            limiter: limiter,
+            rateLimits: rateLimits,
             delivery: delivery,
             sessions: sessions,
             audit: audit,
@@ -114,7 +114,7 @@ extension ServerServices {
     var anonymousSignUp: AnonymousSignUp {
         AnonymousSignUp(
             storage: storage,
-            limiter: limiter,
+            rateLimits: rateLimits,
             sessions: sessions,
             audit: audit,
             settings: SignUpSettings(configuration),
@@ -142,8 +142,7 @@ extension ServerServices {
         CodeVerification(
             storage: storage,
             codes: codes,
-            limiter: limiter,
-            requestLimit: configuration.rateLimits.verify,
+            rateLimits: rateLimits,
             maximumAttempts: configuration.maximumCodeAttempts,
             emailChange: EmailChange(delivery: delivery),
             sessions: sessions,
@@ -183,15 +182,14 @@ extension ServerServices {
         SensitiveActionGuard(
             storage: storage,
             codes: codes,
-            limiter: limiter,
-            requestLimit: configuration.rateLimits.userUpdates,
+            rateLimits: rateLimits,
             maximumAttempts: configuration.maximumCodeAttempts,
             delivery: delivery,
             now: now
         )
     }
 
-    var mfaBudget: MFABudget { MFABudget(limiter: limiter, limits: configuration.rateLimits) }
+    var mfaBudget: MFABudget { MFABudget(rateLimits: rateLimits) }
 
     var identityUnlink: IdentityUnlink {
         IdentityUnlink(

@@ -13,6 +13,8 @@ struct ServerServices: Sendable {
     let limiter: any RateLimiter
     /// This instance's rate-limit refusals per bucket (the console's overview).
     let refusals: RateLimitRefusals
+    /// ``limiter`` with the table of buckets: what the flows count requests with.
+    var rateLimits: RateLimits { RateLimits(limiter: limiter, table: RateLimitTable(configuration)) }
     let tokens: TokenService
     /// Seals signing keys under the server secret (key rotation in tests).
     let vault: SigningKeyVault
@@ -61,6 +63,7 @@ struct ServerServices: Sendable {
         let refreshTokens = RefreshTokenCodec(secret: secret)
         let refusals = RateLimitRefusals(since: now())
         let limiter = CountingRateLimiter(base: database.rateLimiter, refusals: refusals)
+        let rateLimits = RateLimits(limiter: limiter, table: RateLimitTable(configuration))
         let mailer =
             mailer ?? configuration.smtp.map { SMTPMailer(settings: $0, logger: logger) } ?? LogMailer(logger: logger)
         let idTokens = idTokenVerifiers(configuration: configuration, logger: logger)
@@ -75,11 +78,10 @@ struct ServerServices: Sendable {
             ),
             outbox: outbox,
             deferred: deferredIssues,
-            limiter: limiter,
-            budget: MailBudget(limiter: limiter, limits: configuration.rateLimits),
+            rateLimits: rateLimits,
+            budget: MailBudget(rateLimits: rateLimits),
             lifetime: configuration.codeLifetime,
             spacing: TimeInterval(configuration.smtpMaxFrequency),
-            clientBudget: configuration.rateLimits.otp,
             now: now
         )
         var apple: AppleAccountClient?

@@ -18,7 +18,7 @@ struct SessionIssuer: Sendable {
     func open(
         for user: UserRecord,
         method: AuthenticationMethod,
-        provider: String? = nil,
+        provider: AuthProvider? = nil,
         device: String?,
         ip: String,
         in tx: any StorageTransaction,

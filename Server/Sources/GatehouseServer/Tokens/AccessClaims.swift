@@ -125,7 +125,7 @@ struct AccessClaims: JWTPayload, Equatable {
             json.integer(entry.timestamp)
             if let provider = entry.provider {
                 json.key("provider")
-                json.string(provider)
+                json.string(provider.rawValue)
             }
             json.endObject()
         }

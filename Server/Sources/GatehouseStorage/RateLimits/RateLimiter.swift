@@ -1,49 +1,5 @@
 package import Foundation
 
-/// What a rate limit counts.
-package enum RateLimitBucket: String, Sendable {
-    case token, verify, otp, anonymous, failedPassword
-    /// Sensitive actions per user and client network (``SensitiveActionGuard``).
-    case sensitiveChanges
-    /// Factor challenges and verifies per client network (a minute) and per user on a client
-    /// network (an hour); wrong codes per user (an hour): ``MFABudget``.
-    case mfa, mfaUser, mfaFailures
-    /// Passkey ceremonies (registration and sign-in options and verifies) per client address.
-    case passkey
-    /// Sign-ins through a provider's page (`/authorize`, `/callback`) per client address.
-    case oauth
-    /// Mail requests for one address per hour, of every kind, from one client network and from
-    /// every network together; mails per hour to confirmed and to unconfirmed addresses (the
-    /// whole server's); sign-up mails per client network per hour: ``MailBudget``.
-    case emailRecipientClient, emailRecipient, emailSent, emailSentUnconfirmed, signupEmail
-    /// Send requests for an address no account has (spaced like a known one's).
-    case unknownRecipient
-    /// The shorter windows of failed passwords (a minute, ten minutes, an hour; the day is
-    /// ``failedPassword``): the growing delays of ``PasswordSignIn``.
-    case failedPasswordMinute, failedPasswordTenMinutes, failedPasswordHour
-}
-
-extension RateLimitBucket {
-    /// The id of `key`'s window in this bucket where windows are stored by id (PostgreSQL's
-    /// `rate_limits` table, and this process's tally of its batched windows).
-    package func windowID(_ key: String) -> String { "\(rawValue)|\(key)" }
-}
-
-/// One window a look at several (``RateLimiter/isLimited(_:key:now:)``) checks: a bucket, its
-/// limit and its length.
-package struct RateLimitWindow: Sendable {
-    package let bucket: RateLimitBucket
-    package let limit: Int
-    package let window: TimeInterval
-
-    /// The value of its parts.
-    package init(bucket: RateLimitBucket, limit: Int, window: TimeInterval) {
-        self.bucket = bucket
-        self.limit = limit
-        self.window = window
-    }
-}
-
 /// Fixed-window request counters per bucket and key (a client address or an account): in
 /// memory for one SQLite server (``MemoryRateLimiter``), in the database when several
 /// instances share PostgreSQL (``PostgresRateLimiter``).
@@ -87,5 +43,20 @@ extension RateLimiter {
             )
         }
         return waits
+    }
+
+    /// Counts one request in `window` (its bucket, limit and length) under `key`.
+    package func hit(_ window: RateLimitWindow, key: String, now: Date) async throws {
+        try await hit(window.bucket, key: key, limit: window.limit, window: window.window, now: now)
+    }
+
+    /// Seconds until `window` reopens for `key` when it is full, without counting; `nil` when open.
+    package func isLimited(_ window: RateLimitWindow, key: String, now: Date) async throws -> Int? {
+        try await isLimited(window.bucket, key: key, limit: window.limit, window: window.window, now: now)
+    }
+
+    /// Takes back one request counted in `window` under `key`.
+    package func release(_ window: RateLimitWindow, key: String, now: Date) async throws {
+        try await release(window.bucket, key: key, window: window.window, now: now)
     }
 }

@@ -76,13 +76,13 @@ extension SQLTransaction {
             [.float(leaseUntil.timeIntervalSince1970), .float(now.timeIntervalSince1970), .integer(limit)]
         ).map { row in
             AppleRevocationRecord(
-                identityID: UUID(text: row.column("identity_id")?.string ?? "") ?? UUID(),
-                userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
-                clientID: row.column("client_id")?.string ?? "",
-                sealedToken: row.column("refresh_token")?.string ?? "",
-                reason: row.column("reason")?.string ?? "",
-                attempts: row.column("attempts")?.integer ?? 0,
-                createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0)
+                identityID: try row.uuid("identity_id", of: "apple_revocations"),
+                userID: try row.uuid("user_id", of: "apple_revocations"),
+                clientID: try row.text("client_id", of: "apple_revocations"),
+                sealedToken: try row.text("refresh_token", of: "apple_revocations"),
+                reason: try row.text("reason", of: "apple_revocations"),
+                attempts: try row.integer("attempts", of: "apple_revocations"),
+                createdAt: try row.date("created_at", of: "apple_revocations")
             )
         }
     }

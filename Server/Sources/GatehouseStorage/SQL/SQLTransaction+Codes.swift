@@ -25,12 +25,12 @@ extension SQLTransaction {
         try await query(
             "SELECT \(Self.codeColumns) FROM one_time_codes WHERE user_id = ? AND purpose = ?",
             [.text(userID.key), .text(purpose.rawValue)]
-        ).first.flatMap(code(from:))
+        ).first.map(code(from:))
     }
 
     package func code(linkHash: String) async throws -> CodeRecord? {
         try await query("SELECT \(Self.codeColumns) FROM one_time_codes WHERE link_hash = ?", [.text(linkHash)])
-            .first.flatMap(code(from:))
+            .first.map(code(from:))
     }
 
     package func countCodeAttempt(userID: UUID, purpose: CodePurpose, below limit: Int) async throws -> CodeRecord? {
@@ -41,7 +41,7 @@ extension SQLTransaction {
             RETURNING \(Self.codeColumns)
             """,
             [.text(userID.key), .text(purpose.rawValue), .integer(limit)]
-        ).first.flatMap(code(from:))
+        ).first.map(code(from:))
     }
 
     package func deleteCode(userID: UUID, purpose: CodePurpose) async throws {
@@ -51,18 +51,24 @@ extension SQLTransaction {
         )
     }
 
-    /// A code row; `nil` for a purpose this server does not know (never written by it).
-    package func code(from row: SQLRow) -> CodeRecord? {
-        guard let purpose = row.column("purpose")?.string.flatMap(CodePurpose.init(rawValue:)) else { return nil }
-        return CodeRecord(
-            userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
-            purpose: purpose,
-            codeHash: row.column("code_hash")?.string ?? "",
-            linkHash: row.column("link_hash")?.string ?? "",
-            email: row.column("email")?.string ?? "",
-            expiresAt: row.date("expires_at") ?? Date(timeIntervalSince1970: 0),
-            attempts: row.column("attempts")?.integer ?? 0,
-            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0)
+    /// A code row.
+    ///
+    /// - Throws: ``StoredValueError`` when a column is missing or unreadable, or its purpose is not
+    ///   one this server knows.
+    package func code(from row: SQLRow) throws -> CodeRecord {
+        try CodeRecord(
+            userID: row.uuid("user_id", of: "one_time_codes"),
+            purpose: StoredValueError.decode(
+                row.column("purpose")?.string,
+                as: CodePurpose.self,
+                column: "one_time_codes.purpose"
+            ),
+            codeHash: try row.text("code_hash", of: "one_time_codes"),
+            linkHash: try row.text("link_hash", of: "one_time_codes"),
+            email: try row.text("email", of: "one_time_codes"),
+            expiresAt: try row.date("expires_at", of: "one_time_codes"),
+            attempts: try row.integer("attempts", of: "one_time_codes"),
+            createdAt: try row.date("created_at", of: "one_time_codes")
         )
     }
 }

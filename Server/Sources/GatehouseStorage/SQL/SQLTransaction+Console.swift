@@ -20,9 +20,9 @@ extension SQLTransaction {
         )
         .map {
             OperatorRecord(
-                userID: UUID(text: $0.column("user_id")?.string ?? "") ?? UUID(),
+                userID: try $0.uuid("user_id", of: "operators"),
                 email: $0.column("email")?.string,
-                grantedAt: $0.date("granted_at") ?? Date(timeIntervalSince1970: 0)
+                grantedAt: try $0.date("granted_at", of: "operators")
             )
         }
     }
@@ -59,8 +59,8 @@ extension SQLTransaction {
                 tokenHash: tokenHash,
                 sessionID: session,
                 userID: user,
-                createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
-                lastSeenAt: row.date("last_seen_at") ?? Date(timeIntervalSince1970: 0)
+                createdAt: try row.date("created_at", of: "console_sessions"),
+                lastSeenAt: try row.date("last_seen_at", of: "console_sessions")
             )
         }
     }
@@ -133,12 +133,12 @@ extension SQLTransaction {
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             rows = try await query("\(columns)\(filter) ORDER BY id DESC LIMIT ?", binds + [.integer(audit.limit)])
         }
-        return rows.map {
+        return try rows.map {
             NumberedAuditEntry(
-                id: $0.column("id")?.integer ?? 0,
+                id: try $0.integer("id", of: "audit_log"),
                 entry: AuditEntry(
-                    at: $0.date("at") ?? Date(timeIntervalSince1970: 0),
-                    action: AuditAction(rawValue: $0.column("action")?.string ?? ""),
+                    at: try $0.date("at", of: "audit_log"),
+                    action: AuditAction(rawValue: try $0.text("action", of: "audit_log")),
                     actorID: $0.column("actor_id")?.string.flatMap(UUID.init(text:)),
                     ip: $0.column("ip")?.string,
                     detail: $0.column("detail")?.string,
@@ -165,9 +165,9 @@ extension SQLTransaction {
         )
         .map {
             DailyCount(
-                day: $0.column("day")?.integer ?? 0,
-                action: AuditAction(rawValue: $0.column("action")?.string ?? ""),
-                count: $0.column("n")?.integer ?? 0
+                day: try $0.integer("day", of: "audit_log"),
+                action: AuditAction(rawValue: try $0.text("action", of: "audit_log")),
+                count: try $0.integer("n", of: "audit_log")
             )
         }
     }
@@ -226,7 +226,7 @@ extension SQLTransaction {
         case .provider:
             (
                 "EXISTS (SELECT 1 FROM identities i WHERE i.user_id = users.id AND i.provider = ?)",
-                [.text(request.provider ?? "")]
+                [.text(request.provider?.rawValue ?? "")]
             )
         }
     }

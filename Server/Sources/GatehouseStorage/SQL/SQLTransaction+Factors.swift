@@ -117,38 +117,38 @@ extension SQLTransaction {
         !(try await query("DELETE FROM mfa_challenges WHERE id = ? RETURNING id", [.text(id.key)]).isEmpty)
     }
 
-    package static func factor(from row: SQLRow) -> FactorRecord {
+    package static func factor(from row: SQLRow) throws -> FactorRecord {
         FactorRecord(
-            id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
-            userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
-            friendlyName: row.column("friendly_name")?.string ?? "",
-            factorType: row.column("factor_type")?.string ?? "totp",
+            id: try row.uuid("id", of: "mfa_factors"),
+            userID: try row.uuid("user_id", of: "mfa_factors"),
+            friendlyName: try row.text("friendly_name", of: "mfa_factors"),
+            factorType: try row.text("factor_type", of: "mfa_factors"),
             isVerified: row.column("status")?.string == "verified",
             sealedSecret: row.column("secret")?.string,
             lastUsedStep: row.column("last_used_step")?.integer.map(Int64.init),
-            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
-            updatedAt: row.date("updated_at") ?? Date(timeIntervalSince1970: 0),
+            createdAt: try row.date("created_at", of: "mfa_factors"),
+            updatedAt: try row.date("updated_at", of: "mfa_factors"),
             lastChallengedAt: row.date("last_challenged_at"),
             enrolledSessionID: row.column("enrolled_session_id")?.string.flatMap(UUID.init(text:))
         )
     }
 
-    package static func challenge(from row: SQLRow) -> FactorChallengeRecord {
+    package static func challenge(from row: SQLRow) throws -> FactorChallengeRecord {
         FactorChallengeRecord(
-            id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
-            factorID: UUID(text: row.column("factor_id")?.string ?? "") ?? UUID(),
-            userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
-            ip: row.column("ip")?.string ?? "",
-            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
-            expiresAt: row.date("expires_at") ?? Date(timeIntervalSince1970: 0),
-            attempts: row.column("attempts")?.integer ?? 0
+            id: try row.uuid("id", of: "mfa_challenges"),
+            factorID: try row.uuid("factor_id", of: "mfa_challenges"),
+            userID: try row.uuid("user_id", of: "mfa_challenges"),
+            ip: try row.text("ip", of: "mfa_challenges"),
+            createdAt: try row.date("created_at", of: "mfa_challenges"),
+            expiresAt: try row.date("expires_at", of: "mfa_challenges"),
+            attempts: try row.integer("attempts", of: "mfa_challenges")
         )
     }
 
     /// Factors from the `factors_json` column of a user read (no secrets).
-    package static func factors(fromJSON text: String?) -> [FactorRecord] {
-        JSONText.rows(text).map { row in
-            var factor = factor(from: row)
+    package static func factors(fromJSON text: String?) throws -> [FactorRecord] {
+        try JSONText.rows(text).map { row in
+            var factor = try factor(from: row)
             factor.sealedSecret = nil
             return factor
         }

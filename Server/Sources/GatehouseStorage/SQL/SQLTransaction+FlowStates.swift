@@ -16,7 +16,7 @@ extension SQLTransaction {
             """,
             [
                 .text(flow.id.key), Self.optional(flow.stateHash), Self.optional(flow.linkHash),
-                Self.optional(flow.authCodeHash), .text(flow.provider), .text(flow.authenticationMethod.rawValue),
+                Self.optional(flow.authCodeHash), .text(flow.provider.rawValue), .text(flow.authenticationMethod.rawValue),
                 .text(flow.redirectTo), Self.optional(flow.codeChallenge), Self.optional(flow.codeChallengeMethod),
                 Self.optional(flow.providerVerifier), Self.optional(flow.nonce), Self.optional(flow.userID?.key),
                 Self.optional(flow.linkingUserID?.key), Self.optional(flow.linkingSessionID?.key),
@@ -79,17 +79,17 @@ extension FlowStateRecord {
     /// - Throws: ``StoredValueError`` when its `authentication_method` is not one this server knows.
     package init(row: SQLRow) throws {
         self.init(
-            id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
+            id: try row.uuid("id", of: "flow_states"),
             stateHash: row.column("state_hash")?.string,
             linkHash: row.column("link_hash")?.string,
             authCodeHash: row.column("auth_code_hash")?.string,
-            provider: row.column("provider")?.string ?? "",
+            provider: AuthProvider(rawValue: try row.text("provider", of: "flow_states")),
             authenticationMethod: try StoredValueError.decode(
                 row.column("authentication_method")?.string,
                 as: AuthenticationMethod.self,
                 column: "flow_states.authentication_method"
             ),
-            redirectTo: row.column("redirect_to")?.string ?? "",
+            redirectTo: try row.text("redirect_to", of: "flow_states"),
             codeChallenge: row.column("code_challenge")?.string,
             codeChallengeMethod: row.column("code_challenge_method")?.string,
             providerVerifier: row.column("provider_verifier")?.string,
@@ -98,8 +98,8 @@ extension FlowStateRecord {
             linkingUserID: row.column("linking_user_id")?.string.flatMap(UUID.init(text:)),
             linkingSessionID: row.column("linking_session_id")?.string.flatMap(UUID.init(text:)),
             sealedProviderTokens: row.column("provider_tokens")?.string,
-            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
-            expiresAt: row.date("expires_at") ?? Date(timeIntervalSince1970: 0)
+            createdAt: try row.date("created_at", of: "flow_states"),
+            expiresAt: try row.date("expires_at", of: "flow_states")
         )
     }
 }

@@ -6,10 +6,10 @@ extension SQLTransaction {
     package static let identityColumns =
         "id, user_id, provider, provider_id, email, identity_data, last_sign_in_at, created_at, updated_at"
 
-    package func identity(provider: String, subject: String) async throws -> IdentityRecord? {
+    package func identity(provider: AuthProvider, subject: String) async throws -> IdentityRecord? {
         try await query(
             "SELECT \(Self.identityColumns) FROM identities WHERE provider = ? AND provider_id = ?",
-            [.text(provider), .text(subject)]
+            [.text(provider.rawValue), .text(subject)]
         ).first.map(identity(from:))
     }
 
@@ -26,7 +26,7 @@ extension SQLTransaction {
 
     package static func identityBinds(_ identity: IdentityRecord) -> [SQLValue] {
         [
-            .text(identity.id.key), .text(identity.userID.key), .text(identity.provider),
+            .text(identity.id.key), .text(identity.userID.key), .text(identity.provider.rawValue),
             .text(identity.subject), identity.email.map(SQLValue.text) ?? .null,
             .text(JSONText.encode(identity.data)), .date(identity.lastSignInAt),
             .float(identity.createdAt.timeIntervalSince1970), .float(identity.updatedAt.timeIntervalSince1970),
@@ -50,40 +50,40 @@ extension SQLTransaction {
         ).isEmpty)
     }
 
-    package func consumeNonce(provider: String, hash: String, expiresAt: Date, now: Date) async throws -> Bool {
+    package func consumeNonce(provider: AuthProvider, hash: String, expiresAt: Date, now: Date) async throws -> Bool {
         _ = try await query("DELETE FROM used_nonces WHERE expires_at < ?", [.date(now)])
         let inserted = try await query(
             """
             INSERT INTO used_nonces (provider, nonce_hash, expires_at) VALUES (?, ?, ?)
             ON CONFLICT (provider, nonce_hash) DO NOTHING RETURNING nonce_hash
             """,
-            [.text(provider), .text(hash), .date(expiresAt)]
+            [.text(provider.rawValue), .text(hash), .date(expiresAt)]
         )
         return !inserted.isEmpty
     }
 
     /// Identities from the `identities_json` column of a user read.
-    package static func identities(fromJSON text: String?) -> [IdentityRecord] {
-        JSONText.rows(text).map(IdentityRecord.init(row:))
+    package static func identities(fromJSON text: String?) throws -> [IdentityRecord] {
+        try JSONText.rows(text).map(IdentityRecord.init(row:))
     }
 
-    package func identity(from row: SQLRow) -> IdentityRecord {
-        IdentityRecord(row: row)
+    package func identity(from row: SQLRow) throws -> IdentityRecord {
+        try IdentityRecord(row: row)
     }
 }
 
 extension IdentityRecord {
-    package init(row: SQLRow) {
+    package init(row: SQLRow) throws {
         self.init(
-            id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
-            userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
-            provider: row.column("provider")?.string ?? "",
-            subject: row.column("provider_id")?.string ?? "",
+            id: try row.uuid("id", of: "identities"),
+            userID: try row.uuid("user_id", of: "identities"),
+            provider: AuthProvider(rawValue: try row.text("provider", of: "identities")),
+            subject: try row.text("provider_id", of: "identities"),
             email: row.column("email")?.string,
             data: JSONText.decode(row.column("identity_data")?.string),
             lastSignInAt: row.date("last_sign_in_at"),
-            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
-            updatedAt: row.date("updated_at") ?? Date(timeIntervalSince1970: 0)
+            createdAt: try row.date("created_at", of: "identities"),
+            updatedAt: try row.date("updated_at", of: "identities")
         )
     }
 }

@@ -53,10 +53,10 @@ extension SQLTransaction {
             let pairs = Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ")
             for row in try await query(
                 "SELECT provider, provider_id FROM identities WHERE (provider, provider_id) IN (VALUES \(pairs))",
-                chunk.flatMap { [.text($0.provider), .text($0.subject)] }
+                chunk.flatMap { [.text($0.provider.rawValue), .text($0.subject)] }
             ) {
                 if let provider = row.column("provider")?.string, let subject = row.column("provider_id")?.string {
-                    found.insert(IdentityKey(provider: provider, subject: subject))
+                    found.insert(IdentityKey(provider: AuthProvider(rawValue: provider), subject: subject))
                 }
             }
         }

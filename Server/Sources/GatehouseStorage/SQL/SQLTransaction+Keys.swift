@@ -10,10 +10,10 @@ extension SQLTransaction {
     package func signingKeys() async throws -> [SigningKeyRecord] {
         try await query("SELECT kid, algorithm, private_pem, created_at FROM signing_keys ORDER BY created_at").map {
             SigningKeyRecord(
-                kid: $0.column("kid")?.string ?? "",
-                algorithm: $0.column("algorithm")?.string ?? "",
-                privatePEM: $0.column("private_pem")?.string ?? "",
-                createdAt: $0.date("created_at") ?? Date(timeIntervalSince1970: 0)
+                kid: try $0.text("kid", of: "signing_keys"),
+                algorithm: try $0.text("algorithm", of: "signing_keys"),
+                privatePEM: try $0.text("private_pem", of: "signing_keys"),
+                createdAt: try $0.date("created_at", of: "signing_keys")
             )
         }
     }
@@ -65,8 +65,8 @@ extension SQLTransaction {
         )
         .map {
             AuditEntry(
-                at: $0.date("at") ?? Date(timeIntervalSince1970: 0),
-                action: AuditAction(rawValue: $0.column("action")?.string ?? ""),
+                at: try $0.date("at", of: "audit_log"),
+                action: AuditAction(rawValue: try $0.text("action", of: "audit_log")),
                 actorID: $0.column("actor_id")?.string.flatMap(UUID.init(uuidString:)),
                 ip: $0.column("ip")?.string,
                 detail: $0.column("detail")?.string

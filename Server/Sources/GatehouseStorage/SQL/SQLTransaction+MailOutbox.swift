@@ -75,7 +75,7 @@ extension SQLTransaction {
         return MailOutboxDepth(count: row?.column("depth")?.integer ?? 0, oldest: row?.date("oldest"))
     }
 
-    private func outboxMail(from row: SQLRow) -> OutboxMailRecord {
+    private func outboxMail(from row: SQLRow) throws -> OutboxMailRecord {
         var code: MailedCode?
         if let user = row.column("user_id")?.string.flatMap(UUID.init(text:)),
             let purpose = row.column("purpose")?.string.flatMap(CodePurpose.init(rawValue:)),
@@ -84,13 +84,13 @@ extension SQLTransaction {
             code = MailedCode(userID: user, purpose: purpose, linkHash: linkHash)
         }
         return OutboxMailRecord(
-            id: Int64(row.column("id")?.integer ?? 0),
-            recipient: row.column("recipient")?.string ?? "",
-            subject: row.column("subject")?.string ?? "",
-            sealedBody: row.column("body")?.string ?? "",
+            id: Int64(try row.integer("id", of: "mail_outbox")),
+            recipient: try row.text("recipient", of: "mail_outbox"),
+            subject: try row.text("subject", of: "mail_outbox"),
+            sealedBody: try row.text("body", of: "mail_outbox"),
             code: code,
-            attempts: row.column("attempts")?.integer ?? 0,
-            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0)
+            attempts: try row.integer("attempts", of: "mail_outbox"),
+            createdAt: try row.date("created_at", of: "mail_outbox")
         )
     }
 }

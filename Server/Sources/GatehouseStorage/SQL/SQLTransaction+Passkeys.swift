@@ -87,14 +87,14 @@ extension SQLTransaction {
             """,
             binds
         )
-        return rows.first.map { row in
+        return try rows.first.map { row in
             WebAuthnChallengeRecord(
                 id: id,
                 userID: row.column("user_id")?.string.flatMap(UUID.init(uuidString:)),
                 kind: kind,
-                challenge: row.column("challenge")?.string ?? "",
-                createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
-                expiresAt: row.date("expires_at") ?? Date(timeIntervalSince1970: 0)
+                challenge: try row.text("challenge", of: "webauthn_challenges"),
+                createdAt: try row.date("created_at", of: "webauthn_challenges"),
+                expiresAt: try row.date("expires_at", of: "webauthn_challenges")
             )
         }
     }
@@ -108,26 +108,26 @@ extension SQLTransaction {
         )
     }
 
-    package func passkey(from row: SQLRow) -> PasskeyRecord {
+    package func passkey(from row: SQLRow) throws -> PasskeyRecord {
         PasskeyRecord(
-            id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
-            userID: UUID(text: row.column("user_id")?.string ?? "") ?? UUID(),
-            credentialID: row.column("credential_id")?.string ?? "",
-            publicKey: row.column("public_key")?.string ?? "",
-            algorithm: row.column("algorithm")?.integer ?? 0,
-            attestationType: row.column("attestation_type")?.string ?? "",
-            aaguid: row.column("aaguid")?.string ?? "",
-            signCount: Int64(row.column("sign_count")?.integer ?? 0),
+            id: try row.uuid("id", of: "webauthn_credentials"),
+            userID: try row.uuid("user_id", of: "webauthn_credentials"),
+            credentialID: try row.text("credential_id", of: "webauthn_credentials"),
+            publicKey: try row.text("public_key", of: "webauthn_credentials"),
+            algorithm: try row.integer("algorithm", of: "webauthn_credentials"),
+            attestationType: try row.text("attestation_type", of: "webauthn_credentials"),
+            aaguid: try row.text("aaguid", of: "webauthn_credentials"),
+            signCount: Int64(try row.integer("sign_count", of: "webauthn_credentials")),
             transports: (try? JSONText.decoder.decode(
                 [String].self,
                 from: Data((row.column("transports")?.string ?? "[]").utf8)
             ))
                 ?? [],
-            backupEligible: (row.column("backup_eligible")?.integer ?? 0) != 0,
-            backedUp: (row.column("backed_up")?.integer ?? 0) != 0,
-            friendlyName: row.column("friendly_name")?.string ?? "",
-            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
-            updatedAt: row.date("updated_at") ?? Date(timeIntervalSince1970: 0),
+            backupEligible: (try row.integer("backup_eligible", of: "webauthn_credentials")) != 0,
+            backedUp: (try row.integer("backed_up", of: "webauthn_credentials")) != 0,
+            friendlyName: try row.text("friendly_name", of: "webauthn_credentials"),
+            createdAt: try row.date("created_at", of: "webauthn_credentials"),
+            updatedAt: try row.date("updated_at", of: "webauthn_credentials"),
             lastUsedAt: row.date("last_used_at")
         )
     }

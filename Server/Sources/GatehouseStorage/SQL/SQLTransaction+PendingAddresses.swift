@@ -6,6 +6,6 @@ extension SQLTransaction {
         try await query(
             "SELECT \(Self.codeColumns) FROM one_time_codes WHERE purpose = ? AND email = ? ORDER BY created_at",
             [.text(purpose.rawValue), .text(email.lowercased())]
-        ).compactMap(code(from:))
+        ).map(code(from:))
     }
 }

@@ -35,7 +35,7 @@ extension SQLTransaction {
             case .postgres: Self.postgresSessionWithUser
             }
         guard let row = try await query(sql, [.text(id.key)]).first else { return nil }
-        return (try session(from: row), user(from: row))
+        return (try session(from: row), try user(from: row))
     }
 
     package static let sqliteSessionWithUser = sessionWithUserSelect(.sqlite)
@@ -65,12 +65,12 @@ extension SQLTransaction {
     ///   server knows, or its `amr` is not a list of methods.
     package func session(from row: SQLRow) throws -> SessionRecord {
         var session = SessionRecord(
-            id: UUID(text: row.column("s_id")?.string ?? "") ?? UUID(),
-            userID: UUID(text: row.column("s_user_id")?.string ?? "") ?? UUID(),
-            salt: row.column("s_salt")?.string ?? "",
-            counter: Int64(row.column("s_counter")?.integer ?? 0),
-            createdAt: row.date("s_created_at") ?? Date(timeIntervalSince1970: 0),
-            refreshedAt: row.date("s_refreshed_at") ?? Date(timeIntervalSince1970: 0),
+            id: try row.uuid("s_id", of: "sessions"),
+            userID: try row.uuid("s_user_id", of: "sessions"),
+            salt: try row.text("s_salt", of: "sessions"),
+            counter: Int64(try row.integer("s_counter", of: "sessions")),
+            createdAt: try row.date("s_created_at", of: "sessions"),
+            refreshedAt: try row.date("s_refreshed_at", of: "sessions"),
             rotatedAt: row.date("s_rotated_at"),
             amr: try AMRText.entries(row.column("s_amr")?.string),
             device: row.column("s_device")?.string,

@@ -132,9 +132,9 @@ package struct SQLTransaction: StorageTransaction {
         ]
     }
 
-    package func user(from row: SQLRow) -> UserRecord {
-        var user = UserRecord(
-            id: UUID(text: row.column("id")?.string ?? "") ?? UUID(),
+    package func user(from row: SQLRow) throws -> UserRecord {
+        var user = try UserRecord(
+            id: try row.uuid("id", of: "users"),
             email: row.column("email")?.string,
             passwordHash: row.column("encrypted_password")?.string,
             emailConfirmedAt: row.date("email_confirmed_at"),
@@ -146,14 +146,14 @@ package struct SQLTransaction: StorageTransaction {
             lastSignInAt: row.date("last_sign_in_at"),
             appMetadata: JSONText.decode(row.column("raw_app_meta_data")?.string),
             userMetadata: JSONText.decode(row.column("raw_user_meta_data")?.string),
-            isAnonymous: (row.column("is_anonymous")?.integer ?? 0) != 0,
+            isAnonymous: (try row.integer("is_anonymous", of: "users")) != 0,
             bannedUntil: row.date("banned_until"),
-            role: row.column("role")?.string ?? "authenticated",
-            createdAt: row.date("created_at") ?? Date(timeIntervalSince1970: 0),
-            updatedAt: row.date("updated_at") ?? Date(timeIntervalSince1970: 0),
+            role: try row.text("role", of: "users"),
+            createdAt: try row.date("created_at", of: "users"),
+            updatedAt: try row.date("updated_at", of: "users"),
             identities: Self.identities(fromJSON: row.column("identities_json")?.string)
         )
-        user.factors = Self.factors(fromJSON: row.column("factors_json")?.string)
+        user.factors = try Self.factors(fromJSON: row.column("factors_json")?.string)
         return user
     }
 }

@@ -53,7 +53,8 @@ struct EmailChange: Sendable {
 
     /// Puts the new address in `user.newEmail` and issues the code(s) in `tx`.
     ///
-    /// - Returns: The mails (queued in `tx`) to pass to ``CodeDelivery/send(_:admitted:)`` after the commit.
+    /// - Returns: The codes issued (their mails queued in `tx`), new address first, to pass to
+    ///   ``CodeDelivery/send(_:admitted:)`` after the commit.
     func request(
         _ mailing: Mailing,
         for user: inout UserRecord,
@@ -61,11 +62,11 @@ struct EmailChange: Sendable {
         in tx: any StorageTransaction,
         now: Date
     ) async throws
-        -> [Mail?]
+        -> [IssuedCode?]
     {
         user.newEmail = mailing.newAddress.address
         user.emailChangeSentAt = now
-        var mails = [
+        var issued = [
             try await delivery.issue(
                 .emailChange,
                 for: user.id,
@@ -79,7 +80,7 @@ struct EmailChange: Sendable {
         if let current = mailing.currentAddress, user.email == current.address, user.emailConfirmedAt != nil,
             !user.isAnonymous
         {
-            mails.append(
+            issued.append(
                 try await delivery.issue(
                     .emailChangeCurrent,
                     for: user.id,
@@ -93,7 +94,7 @@ struct EmailChange: Sendable {
         } else {
             try await tx.deleteCode(userID: user.id, purpose: .emailChangeCurrent)
         }
-        return mails
+        return issued
     }
 
     /// Applies a verified (and deleted) code of `.emailChange` or `.emailChangeCurrent` to `user`.

@@ -47,8 +47,9 @@ struct IdentityUnlink: Sendable {
                 at: now
             )
             guard try await tx.deleteIdentity(id: identity.id, userID: user.id) else { throw notFound }
-            try await audit.record(.identityUnlinked, actor: user.id, ip: ip, detail: identity.provider, in: tx)
-            let wayIn = IdentityProvider(rawValue: named.provider)?.wayIn ?? "A sign-in provider"
+            let provider = identity.provider.rawValue
+            try await audit.record(.identityUnlinked, actor: user.id, ip: ip, detail: provider, in: tx)
+            let wayIn = IdentityProvider(rawValue: named.provider.rawValue)?.wayIn ?? "A sign-in provider"
             try await permit.queueNotices(wayIn, in: tx, now: now)
             return queued
         }

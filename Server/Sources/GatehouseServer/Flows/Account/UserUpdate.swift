@@ -60,9 +60,9 @@ struct UserUpdate: Sendable {
         if let newEmail, !caller.user.isAnonymous || guestUpgrade.mailsCode {
             mailing = try await emailChange.admit(newEmail, for: caller.user, client: ip, now: now)
         }
-        let (updated, mails): (UserRecord, [Mail?])
+        let (updated, issued): (UserRecord, [IssuedCode?])
         do {
-            (updated, mails) = try await apply(
+            (updated, issued) = try await apply(
                 body,
                 hash: hash,
                 newEmail: newEmail,
@@ -78,7 +78,7 @@ struct UserUpdate: Sendable {
             throw error
         }
         for (index, admitted) in (mailing?.all ?? []).enumerated() {
-            await delivery.send(index < mails.count ? mails[index] : nil, admitted: admitted)
+            await delivery.send(index < issued.count ? issued[index] : nil, admitted: admitted)
         }
         if hash != nil { permit?.sendQueuedNotices() }
         return updated
@@ -86,7 +86,7 @@ struct UserUpdate: Sendable {
 
     /// The update in one transaction, on the user as it is then.
     ///
-    /// - Returns: The user after it, and the mails of an address change (new address first).
+    /// - Returns: The user after it, and the codes of an address change (new address first).
     private func apply(
         _ body: UpdateUserRequest,
         hash: String?,
@@ -97,10 +97,10 @@ struct UserUpdate: Sendable {
         pkce: EmailPKCE?,
         ip: String,
         now: Date
-    ) async throws -> (UserRecord, [Mail?]) {
+    ) async throws -> (UserRecord, [IssuedCode?]) {
         try await storage.transaction { tx in
             guard var user = try await tx.user(id: caller.user.id) else { throw APIError.userNotFoundForToken }
-            var mails: [Mail?] = []
+            var issued: [IssuedCode?] = []
             if let hash {
                 user.passwordHash = hash
                 try await tx.deleteSessions(userID: user.id, except: caller.session.id)
@@ -114,7 +114,7 @@ struct UserUpdate: Sendable {
                     throw EmailChange.emailExists
                 }
                 if let mailing {
-                    mails += try await emailChange.request(mailing, for: &user, pkce: pkce, in: tx, now: now)
+                    issued += try await emailChange.request(mailing, for: &user, pkce: pkce, in: tx, now: now)
                 } else {
                     guestUpgrade.confirmAtOnce(email, for: &user, now: now)
                 }
@@ -127,7 +127,7 @@ struct UserUpdate: Sendable {
                 throw EmailChange.emailExists
             }
             try await audit.record(.userModified, actor: user.id, ip: ip, in: tx)
-            return (user, mails)
+            return (user, issued)
         }
     }
 

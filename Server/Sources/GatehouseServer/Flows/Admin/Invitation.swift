@@ -31,7 +31,7 @@ struct Invitation: Sendable {
         let now = now()
         try metadataLimit.check(body.data)
         let admitted = try await delivery.admit(email, recipient: .unconfirmed, client: ip, now: now)
-        let (user, mail): (UserRecord, Mail?) = try await storage.transaction { tx in
+        let (user, issued): (UserRecord, IssuedCode?) = try await storage.transaction { tx in
             if try await tx.user(email: email) != nil {
                 throw APIError(
                     .unprocessableContent,
@@ -41,11 +41,18 @@ struct Invitation: Sendable {
             }
             let user = UserRecord.emailAccount(email, confirmationSentAt: now, metadata: body.data, now: now)
             try await tx.insertUser(user)
-            let mail = try await delivery.issue(.invite, for: user.id, to: admitted, spacing: .ignore, in: tx, now: now)
+            let issued = try await delivery.issue(
+                .invite,
+                for: user.id,
+                to: admitted,
+                spacing: .ignore,
+                in: tx,
+                now: now
+            )
             try await audit.record(.userInvited, actor: user.id, ip: ip, in: tx)
-            return (user, mail)
+            return (user, issued)
         }
-        await delivery.send(mail, admitted: admitted)
+        await delivery.send(issued, admitted: admitted)
         var wire = user.wire
         wire.invitedAt = now
         return wire

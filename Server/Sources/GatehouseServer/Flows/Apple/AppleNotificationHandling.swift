@@ -50,7 +50,7 @@ struct AppleNotificationHandling: Sendable {
             else { return }
             guard
                 var identity = try await tx.identity(
-                    provider: IdentityProvider.apple.rawValue,
+                    provider: IdentityProvider.apple.name,
                     subject: notification.subject
                 )
             else { return }
@@ -109,7 +109,7 @@ struct AppleNotificationHandling: Sendable {
         )
         for session in sessions
         where session.amr.contains(where: {
-            $0.method == .oauth && ($0.provider == nil || $0.provider == IdentityProvider.apple.rawValue)
+            $0.method == .oauth && ($0.provider == nil || $0.provider == IdentityProvider.apple.name)
         }) {
             try await tx.deleteSession(id: session.id)
         }

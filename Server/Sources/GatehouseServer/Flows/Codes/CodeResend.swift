@@ -101,7 +101,7 @@ struct CodeResend: Sendable {
                     throw APIError(.notFound, .userNotFound, "User not found")
                 }
                 guard current.emailConfirmedAt == nil else { throw Self.alreadyConfirmed }
-                let mail = try await Self.confirmation(
+                let issued = try await Self.confirmation(
                     to: current,
                     admitted: admitted,
                     spacing: .refuse,
@@ -116,7 +116,7 @@ struct CodeResend: Sendable {
                     subject: user.id,
                     in: tx
                 )
-                return mail
+                return issued
             }
         }
     }
@@ -137,10 +137,10 @@ struct CodeResend: Sendable {
         delivery: CodeDelivery,
         in tx: any StorageTransaction,
         now: Date
-    ) async throws -> Mail? {
+    ) async throws -> IssuedCode? {
         var user = user
         let bound = user.passwordCode == (try await tx.code(userID: user.id, purpose: .signup))?.linkHash
-        let mail = try await delivery.issue(
+        let issued = try await delivery.issue(
             .signup,
             for: user.id,
             to: admitted,
@@ -149,12 +149,12 @@ struct CodeResend: Sendable {
             in: tx,
             now: now
         )
-        if mail != nil, bound, user.passwordCode != nil {
+        if let issued, bound, user.passwordCode != nil {
             // A resend is the same sign-up's confirmation: it proves the same password.
-            user.passwordCode = try await tx.code(userID: user.id, purpose: .signup)?.linkHash
+            user.passwordCode = issued.record.linkHash
             try await tx.updateUser(user)
         }
-        return mail
+        return issued
     }
 
 }

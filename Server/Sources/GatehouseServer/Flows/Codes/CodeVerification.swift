@@ -32,9 +32,8 @@ struct CodeVerification: Sendable {
 
     let storage: any AuthStorage
     let codes: OneTimeCodes
-    let limiter: any RateLimiter
-    /// `/verify` requests per client address per 5 minutes.
-    let requestLimit: Int
+    /// Counts `/verify` requests per client address (``RateLimitBucket/verify``).
+    let rateLimits: RateLimits
     /// Wrong attempts after which a code is dead.
     let maximumAttempts: Int
     let emailChange: EmailChange
@@ -93,7 +92,7 @@ struct CodeVerification: Sendable {
 
     private func verify(_ body: VerifyRequest, followsLink: Bool, ip: String) async throws -> Answer {
         let now = now()
-        try await limiter.hit(.verify, key: ip, limit: requestLimit, window: 300, now: now)
+        try await rateLimits.hit(.verify, key: ip, now: now)
         guard let purposes = CodePurpose.verified(by: body.type) else {
             throw APIError.validation("Unsupported verification type")
         }

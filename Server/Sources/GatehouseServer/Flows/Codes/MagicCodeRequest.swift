@@ -29,9 +29,9 @@ struct MagicCodeRequest: Sendable {
             client: ip,
             now: now
         )
-        let mail: Mail?
+        let issued: IssuedCode?
         do {
-            mail = try await storage.transaction { tx in
+            issued = try await storage.transaction { tx in
                 var user = try await tx.user(email: email)
                 if user == nil, createUser {
                     let created = UserRecord.emailAccount(email, metadata: body.data, now: now)
@@ -54,7 +54,7 @@ struct MagicCodeRequest: Sendable {
             throw error
         }
         // An address no account has is spaced like a known one (whose code refuses in `issue`).
-        if mail == nil { try await delivery.spaceUnknownRecipient(email, purpose: .magicLink, now: now) }
-        await delivery.send(mail, admitted: admitted)
+        if issued == nil { try await delivery.spaceUnknownRecipient(email, purpose: .magicLink, now: now) }
+        await delivery.send(issued, admitted: admitted)
     }
 }

@@ -63,7 +63,7 @@ struct PasswordRecovery: Sendable {
                 guard let current = try await tx.user(id: user.id), current.email == email else {
                     throw APIError(.notFound, .userNotFound, "User not found")
                 }
-                let mail = try await Self.issue(
+                let issued = try await Self.issue(
                     to: current,
                     admitted: admitted,
                     spacing: .refuse,
@@ -78,7 +78,7 @@ struct PasswordRecovery: Sendable {
                     subject: user.id,
                     in: tx
                 )
-                return mail
+                return issued
             }
         }
     }
@@ -95,9 +95,9 @@ struct PasswordRecovery: Sendable {
         delivery: CodeDelivery,
         in tx: any StorageTransaction,
         now: Date
-    ) async throws -> Mail? {
+    ) async throws -> IssuedCode? {
         var user = user
-        let mail = try await delivery.issue(
+        let issued = try await delivery.issue(
             .recovery,
             for: user.id,
             to: admitted,
@@ -106,10 +106,10 @@ struct PasswordRecovery: Sendable {
             in: tx,
             now: now
         )
-        if mail != nil {
+        if issued != nil {
             user.recoverySentAt = now
             try await tx.updateUser(user)
         }
-        return mail
+        return issued
     }
 }

@@ -18,7 +18,7 @@ struct Reauthentication: Sendable {
         }
         let admitted = try await delivery.admit(email, recipient: .confirmed, client: ip, now: now)
         do {
-            let mail = try await storage.transaction { tx in
+            let issued = try await storage.transaction { tx in
                 try await delivery.issue(
                     .reauthentication,
                     for: caller.user.id,
@@ -28,7 +28,7 @@ struct Reauthentication: Sendable {
                     now: now
                 )
             }
-            await delivery.send(mail, admitted: admitted)
+            await delivery.send(issued, admitted: admitted)
         } catch {
             await delivery.send(nil, admitted: admitted)
             throw error

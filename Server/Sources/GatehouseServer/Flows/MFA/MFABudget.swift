@@ -13,8 +13,7 @@ import GatehouseStorage
 ///
 /// A session at AAL2 is never held back by any of them: it has proven the factor already.
 struct MFABudget: Sendable {
-    let limiter: any RateLimiter
-    let limits: RateLimitSettings
+    let rateLimits: RateLimits
 
     /// A guess counted against the user's wrong codes (``admitGuess(_:now:)``).
     struct Guess: Sendable {
@@ -24,14 +23,8 @@ struct MFABudget: Sendable {
     /// Counts a challenge or verify request (429 when a window is full).
     func admitRequest(_ caller: Caller, ip: String, now: Date) async throws {
         guard !MFAAccess.isAAL2(caller) else { return }
-        try await limiter.hit(.mfa, key: ip, limit: limits.mfa, window: 60, now: now)
-        try await limiter.hit(
-            .mfaUser,
-            key: "\(caller.user.id.key)|\(ClientAddress.limitKey(ip))",
-            limit: limits.mfaPerUser,
-            window: 3600,
-            now: now
-        )
+        try await rateLimits.hit(.mfa, key: ip, now: now)
+        try await rateLimits.hit(.mfaUser, key: "\(caller.user.id.key)|\(ClientAddress.limitKey(ip))", now: now)
     }
 
     /// Counts a code against the user's wrong codes before it is compared (429 when they are
@@ -39,13 +32,13 @@ struct MFABudget: Sendable {
     func admitGuess(_ caller: Caller, now: Date) async throws -> Guess? {
         guard !MFAAccess.isAAL2(caller) else { return nil }
         let key = caller.user.id.key
-        try await limiter.hit(.mfaFailures, key: key, limit: limits.mfaFailuresPerUser, window: 3600, now: now)
+        try await rateLimits.hit(.mfaFailures, key: key, now: now)
         return Guess(key: key)
     }
 
     /// Gives back a guess that was right.
     func refund(_ guess: Guess?, now: Date) async {
         guard let guess else { return }
-        try? await limiter.release(.mfaFailures, key: guess.key, window: 3600, now: now)
+        try? await rateLimits.release(.mfaFailures, key: guess.key, now: now)
     }
 }

@@ -109,7 +109,7 @@ struct OAuthAuthorization: Sendable {
         )
         let flow = FlowStateRecord(
             stateHash: Hex.sha256(state),
-            provider: client.name,
+            provider: AuthProvider(rawValue: client.name),
             authenticationMethod: .oauth,
             redirectTo: redirects.target(request.redirectTo),
             codeChallenge: challenge?.challenge,

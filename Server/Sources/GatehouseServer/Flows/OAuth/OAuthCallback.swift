@@ -123,7 +123,7 @@ struct OAuthCallback: Sendable {
         if let error = parameters.error {
             return Self.providerError(error, parameters.errorDescription, to: flow.redirectTo)
         }
-        guard let client = providers.client(flow.provider) else {
+        guard let client = providers.client(flow.provider.rawValue) else {
             throw APIError(
                 .badRequest,
                 .oauthProviderNotSupported,
@@ -190,7 +190,7 @@ struct OAuthCallback: Sendable {
                     at: now
                 )
             }
-            try await audit.record(.login, actor: user.id, ip: ip, detail: identity.provider, in: tx)
+            try await audit.record(.login, actor: user.id, ip: ip, detail: identity.provider.rawValue, in: tx)
             // The owner is told of the new way in, in this transaction (the mail outbox).
             _ = try await linking.announce(
                 outcome,

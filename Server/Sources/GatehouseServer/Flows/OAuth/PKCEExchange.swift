@@ -60,7 +60,7 @@ struct PKCEExchange: Sendable {
                 "code challenge does not match previously saved code verifier"
             )
         }
-        let provider = flow.provider == "email" ? nil : flow.provider
+        let provider = flow.provider == .email ? nil : flow.provider
         let grant = try await storage.transaction { tx in
             guard try await tx.deleteFlowState(id: flow.id), let userID = flow.userID else { throw Self.notFound }
             guard var user = try await tx.user(id: userID) else { throw Self.notFound }

@@ -96,7 +96,7 @@ struct IDTokenSignIn: Sendable {
         let (grant, outcome) = try await storage.transaction { tx in
             guard
                 try await tx.consumeNonce(
-                    provider: provider.rawValue,
+                    provider: provider.name,
                     hash: token.nonceHash,
                     expiresAt: token.expiresAt,
                     now: now
@@ -116,7 +116,7 @@ struct IDTokenSignIn: Sendable {
                 try await tx.updateUser(user)
             }
             if let appleToken, let apple,
-                let identity = try await tx.identity(provider: provider.rawValue, subject: token.subject)
+                let identity = try await tx.identity(provider: provider.name, subject: token.subject)
             {
                 try await tx.storeAppleToken(
                     identityID: identity.id,
@@ -129,7 +129,7 @@ struct IDTokenSignIn: Sendable {
             let grant = try await sessions.open(
                 for: user,
                 method: .oauth,
-                provider: provider.rawValue,
+                provider: provider.name,
                 device: body.device,
                 ip: ip,
                 in: tx,

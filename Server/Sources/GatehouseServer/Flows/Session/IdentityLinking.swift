@@ -79,7 +79,7 @@ struct IdentityLinking: Sendable {
             email: identity.emailIsVouched ? identity.email : nil,
             emailConfirmedAt: identity.emailIsVouched ? now : nil,
             lastSignInAt: now,
-            appMetadata: ["provider": .string(identity.provider), "providers": [.string(identity.provider)]],
+            appMetadata: ["provider": identity.providerText, "providers": [identity.providerText]],
             userMetadata: identity.fullName.map { ["full_name": .string($0)] } ?? [:],
             createdAt: now,
             updatedAt: now
@@ -152,9 +152,9 @@ struct IdentityLinking: Sendable {
         }
         var providers: [JSONValue] = []
         if case .array(let listed) = user.appMetadata["providers"] { providers = listed }
-        if !providers.contains(.string(identity.provider)) { providers.append(.string(identity.provider)) }
+        if !providers.contains(identity.providerText) { providers.append(identity.providerText) }
         user.appMetadata["providers"] = .array(providers)
-        if user.appMetadata["provider"] == nil { user.appMetadata["provider"] = .string(identity.provider) }
+        if user.appMetadata["provider"] == nil { user.appMetadata["provider"] = identity.providerText }
         user.updatedAt = now
         try await tx.updateUser(user)
         do {

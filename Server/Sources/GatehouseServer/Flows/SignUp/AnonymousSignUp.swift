@@ -8,7 +8,7 @@ import HTTPTypes
 /// upgraded later by ``GuestUpgrade`` or an ID token).
 struct AnonymousSignUp: Sendable {
     let storage: any AuthStorage
-    let limiter: any RateLimiter
+    let rateLimits: RateLimits
     let sessions: SessionIssuer
     let audit: AuditLog
     let settings: SignUpSettings
@@ -28,7 +28,7 @@ struct AnonymousSignUp: Sendable {
         guard settings.anonymousUsers else {
             throw APIError(.unprocessableContent, .anonymousProviderDisabled, "Anonymous sign-ins are disabled")
         }
-        try await limiter.hit(.anonymous, key: ip, limit: settings.anonymousLimit, window: 3600, now: now)
+        try await rateLimits.hit(.anonymous, key: ip, now: now)
         let grant = try await storage.transaction { tx in
             let user = UserRecord(
                 lastSignInAt: now,

@@ -29,7 +29,7 @@ struct SignUp: Sendable {
     let storage: any AuthStorage
     let policy: PasswordPolicy
     let passwords: PasswordHasher
-    let limiter: any RateLimiter
+    let rateLimits: RateLimits
     let delivery: CodeDelivery
     let sessions: SessionIssuer
     let audit: AuditLog
@@ -49,7 +49,7 @@ struct SignUp: Sendable {
         let now = now()
         try settings.checkEnabled()
         try settings.metadataLimit.check(body.data)
-        try await limiter.hit(.otp, key: ip, limit: settings.sendLimit, window: 300, now: now)
+        try await rateLimits.hit(.otp, key: ip, now: now)
         let email = try EmailAddress.normalized(body.email)
         guard let password = body.password else { throw APIError.validation("Signup requires a valid password") }
         try policy.check(password, email: email)
@@ -62,7 +62,7 @@ struct SignUp: Sendable {
 
         enum Outcome {
             case session(SessionGrant)
-            case user(WireUser, Mail?)
+            case user(WireUser, IssuedCode?)
         }
         let outcome: Outcome
         do {
@@ -113,7 +113,7 @@ struct SignUp: Sendable {
                 }
                 user.confirmationSentAt = now
                 try await tx.insertUser(user)
-                let mail = try await issueCode(
+                let issued = try await issueCode(
                     for: &user,
                     to: admitted,
                     bindingPassword: true,
@@ -122,7 +122,7 @@ struct SignUp: Sendable {
                     now: now
                 )
                 try await audit.record(.userSignedUp, actor: user.id, ip: ip, in: tx)
-                return .user(user.wire, mail)
+                return .user(user.wire, issued)
             }
         } catch {
             if let admitted { await delivery.send(nil, admitted: admitted) }
@@ -131,8 +131,8 @@ struct SignUp: Sendable {
         switch outcome {
         case .session(let grant):
             return .session(try await sessions.answer(grant, now: now))
-        case .user(let user, let mail):
-            if let admitted { await delivery.send(mail, admitted: admitted) }
+        case .user(let user, let issued):
+            if let admitted { await delivery.send(issued, admitted: admitted) }
             return .user(user)
         }
     }
@@ -147,9 +147,9 @@ struct SignUp: Sendable {
         pkce: EmailPKCE?,
         in tx: any StorageTransaction,
         now: Date
-    ) async throws -> Mail? {
+    ) async throws -> IssuedCode? {
         guard let admitted else { return nil }
-        let mail = try await delivery.issue(
+        let issued = try await delivery.issue(
             .signup,
             for: user.id,
             to: admitted,
@@ -158,9 +158,9 @@ struct SignUp: Sendable {
             in: tx,
             now: now
         )
-        user.passwordCode = bindingPassword ? try await tx.code(userID: user.id, purpose: .signup)?.linkHash : nil
+        user.passwordCode = bindingPassword ? issued?.record.linkHash : nil
         try await tx.updateUser(user)
-        return mail
+        return issued
     }
 
     /// The answer for an address that has an account already: shaped exactly as a new sign-up's

@@ -10,10 +10,6 @@ struct SignUpSettings: Sendable {
     var autoconfirm: Bool
     /// `GATEHOUSE_ANONYMOUS_USERS`.
     var anonymousUsers: Bool
-    /// E-mail sign-ups per client address per 5 minutes (`GATEHOUSE_RATE_LIMIT_OTP`).
-    var sendLimit: Int
-    /// Anonymous sign-ups per client address per hour.
-    var anonymousLimit: Int
     /// The size limit of the `data` a sign-up stores.
     var metadataLimit: MetadataLimit
 
@@ -21,8 +17,6 @@ struct SignUpSettings: Sendable {
         disabled = configuration.signupDisabled
         autoconfirm = configuration.mailerAutoconfirm
         anonymousUsers = configuration.anonymousUsers
-        sendLimit = configuration.rateLimits.otp
-        anonymousLimit = configuration.rateLimits.anonymous
         metadataLimit = MetadataLimit(configuration)
     }
 

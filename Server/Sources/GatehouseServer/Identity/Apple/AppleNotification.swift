@@ -41,7 +41,7 @@ struct AppleNotification: Sendable, Equatable {
     static let privateRelayDomain = "privaterelay.appleid.com"
 
     /// The namespace of notification ids among the used nonces (``StorageTransaction/consumeNonce(provider:hash:expiresAt:now:)``).
-    static let replayScope = "\(IdentityProvider.apple.rawValue)-notification"
+    static let replayScope = AuthProvider(rawValue: "\(IdentityProvider.apple.rawValue)-notification")
 
     /// Verifies `payload` with `keys` against `settings`.
     static func verify(

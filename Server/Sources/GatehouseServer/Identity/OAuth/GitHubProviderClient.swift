@@ -99,7 +99,7 @@ struct GitHubProviderClient: OAuthProviderClient {
         if let avatar = user.avatarURL { data["avatar_url"] = .string(avatar) }
         return OAuthProviderSignIn(
             identity: ProviderIdentity(
-                provider: name,
+                provider: AuthProvider(rawValue: name),
                 displayName: displayName,
                 subject: String(user.id),
                 email: email,

@@ -112,7 +112,7 @@ struct OIDCProviderClient: OAuthProviderClient {
         }
         let email = claims.email.flatMap { try? EmailAddress.normalized($0) }
         let identity = ProviderIdentity(
-            provider: name,
+            provider: AuthProvider(rawValue: name),
             displayName: displayName,
             subject: claims.subject ?? "",
             email: email,

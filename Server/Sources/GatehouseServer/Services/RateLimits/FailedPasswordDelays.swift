@@ -12,14 +12,22 @@ struct FailedPasswordDelays: Sendable {
     /// The windows of failures: how many, over how long.
     let tiers: [RateLimitWindow]
 
-    init(limiter: any RateLimiter, dailyLimit: Int) {
+    /// The buckets of the tiers, shortest first.
+    static let buckets: [RateLimitBucket] = [
+        .failedPasswordMinute, .failedPasswordTenMinutes, .failedPasswordHour, .failedPassword,
+    ]
+
+    /// The delays of the tiers `table` gives.
+    init(limiter: any RateLimiter, table: RateLimitTable) {
         self.limiter = limiter
-        tiers = [
-            RateLimitWindow(bucket: .failedPasswordMinute, limit: 5, window: 60),
-            RateLimitWindow(bucket: .failedPasswordTenMinutes, limit: 10, window: 600),
-            RateLimitWindow(bucket: .failedPasswordHour, limit: 20, window: 3600),
-            RateLimitWindow(bucket: .failedPassword, limit: dailyLimit, window: 86_400),
-        ]
+        tiers = Self.buckets.map(table.window)
+    }
+
+    /// The delays with `dailyLimit` failures a day (the other tiers are fixed).
+    init(limiter: any RateLimiter, dailyLimit: Int) {
+        var limits = RateLimitSettings()
+        limits.failedPasswordsPerAccount = dailyLimit
+        self.init(limiter: limiter, table: RateLimitTable(limits: limits, codeSpacing: 0))
     }
 
     /// The limiter key: the account on the client's network.
@@ -43,7 +51,7 @@ struct FailedPasswordDelays: Sendable {
         if let wait = waits.compactMap({ $0 }).max() { throw APIError.rateLimited(retryAfter: wait) }
         var counted: [RateLimitWindow] = []
         for tier in tiers {
-            try await limiter.hit(tier.bucket, key: key, limit: tier.limit, window: tier.window, now: now)
+            try await limiter.hit(tier, key: key, now: now)
             counted.append(tier)
         }
         return Attempt(key: key, counted: counted)
@@ -52,7 +60,7 @@ struct FailedPasswordDelays: Sendable {
     /// Gives back a try whose password was right: only failures count.
     func succeeded(_ attempt: Attempt, now: Date) async {
         for tier in attempt.counted {
-            try? await limiter.release(tier.bucket, key: attempt.key, window: tier.window, now: now)
+            try? await limiter.release(tier, key: attempt.key, now: now)
         }
     }
 }
