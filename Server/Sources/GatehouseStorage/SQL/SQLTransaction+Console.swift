@@ -188,14 +188,18 @@ extension SQLTransaction {
         // Before every user: no creation time is negative and no id is empty.
         let startBinds: [SQLValue] =
             request.after.map { [.float($0.createdAt.timeIntervalSince1970), .text($0.id.key)] } ?? [.float(-1), .text("")]
-        // The users looked at: the next `examined` keys of the `users_created_at` index.
-        let window = """
-            SELECT id FROM (SELECT id FROM users WHERE (created_at, id) > (?, ?)
-            ORDER BY created_at, id LIMIT ?) AS examined
+        // The users looked at: from the cursor up to the key `examined` users on, a range of the
+        // `users_created_at` index (its end found in the index alone).
+        let windowEnd = """
+            (SELECT created_at, id FROM (SELECT created_at, id FROM users WHERE (created_at, id) > (?, ?)
+            ORDER BY created_at, id LIMIT ?) AS examined ORDER BY created_at DESC, id DESC LIMIT 1)
             """
         let users = try await query(
-            "\(userSelect) WHERE id IN (\(window)) AND \(condition) ORDER BY created_at, id LIMIT ?",
-            startBinds + [.integer(request.examined)] + conditionBinds + [.integer(request.limit)]
+            """
+            \(userSelect) WHERE (created_at, id) > (?, ?) AND (created_at, id) <= \(windowEnd)
+            AND \(condition) ORDER BY created_at, id LIMIT ?
+            """,
+            startBinds + startBinds + [.integer(request.examined)] + conditionBinds + [.integer(request.limit)]
         )
         .map(user(from:))
         if users.count == request.limit, let last = users.last {
@@ -213,7 +217,10 @@ extension SQLTransaction {
         return ConsoleUserPage(users: users, next: next)
     }
 
-    /// The SQL condition on a `users` row of each filter, and its binds.
+    /// The SQL condition on a `users` row of each filter, and its binds. A condition on another
+    /// table is a scalar subquery, not `EXISTS`: PostgreSQL would turn `EXISTS` into a join that
+    /// may read the whole other table, where a subquery runs once per user of the window, from the
+    /// other table's `user_id` index.
     private static func condition(of request: ConsoleUserQuery) -> (String, [SQLValue]) {
         switch request.filter {
         case .confirmed: ("is_anonymous = 0 AND email_confirmed_at IS NOT NULL", [])
@@ -221,11 +228,11 @@ extension SQLTransaction {
         case .guest: ("is_anonymous = 1", [])
         case .banned: ("banned_until > ?", [.float(request.now.timeIntervalSince1970)])
         case .mfa:
-            ("EXISTS (SELECT 1 FROM mfa_factors f WHERE f.user_id = users.id AND f.status = 'verified')", [])
-        case .passkeys: ("EXISTS (SELECT 1 FROM webauthn_credentials c WHERE c.user_id = users.id)", [])
+            ("(SELECT 1 FROM mfa_factors f WHERE f.user_id = users.id AND f.status = 'verified' LIMIT 1) IS NOT NULL", [])
+        case .passkeys: ("(SELECT 1 FROM webauthn_credentials c WHERE c.user_id = users.id LIMIT 1) IS NOT NULL", [])
         case .provider:
             (
-                "EXISTS (SELECT 1 FROM identities i WHERE i.user_id = users.id AND i.provider = ?)",
+                "(SELECT 1 FROM identities i WHERE i.user_id = users.id AND i.provider = ? LIMIT 1) IS NOT NULL",
                 [.text(request.provider?.rawValue ?? "")]
             )
         }
