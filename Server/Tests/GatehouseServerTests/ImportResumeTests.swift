@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
 import Testing
@@ -45,7 +46,7 @@ struct ImportResumeTests {
         // Start the import with its progress on a pipe; once a few batches are committed (the
         // progress is written after each commit), kill it.
         let process = ChildProcess()
-        process.executableURL = ServerInstance.binary
+        process.executableURL = ServerProcess.builtBinary
         process.arguments = arguments + ["--progress"]
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GATEHOUSE_") }
         environment["GATEHOUSE_DATABASE_URL"] = scene.url
