@@ -2,10 +2,6 @@ import Foundation
 import GatehouseProcessTesting
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The `gatehouse` command as a subprocess against the real server, with answers on stdin.
 @Suite(
     "gatehouse CLI against the real server",
@@ -45,14 +41,8 @@ struct CLIEndToEndTests {
         process.standardInput = .pipe(input)
         process.standardOutput = .pipe(output)
         process.standardError = .pipe(errors)
-        try process.run()
         // A hung command fails the test instead of hanging the suite.
-        let pid = process.processIdentifier
-        let watchdog = Task.detached {
-            try await Task.sleep(for: .seconds(60))
-            kill(pid, SIGKILL)
-        }
-        defer { watchdog.cancel() }
+        try process.run(killingAfter: .seconds(60))
         for answer in answers {
             let line = try await answer.before?() ?? answer.line
             process.send(line)

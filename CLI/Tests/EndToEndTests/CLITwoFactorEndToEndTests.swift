@@ -3,10 +3,6 @@ import GatehouseProcessTesting
 import GatehouseTesting
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `gatehouse mfa enroll`, `gatehouse login` asking for the authenticator code or taking
 /// `--code`, `gatehouse mfa verify`, `gatehouse status` showing the level, against the real server
 /// (the terminal's QR code is read back in ``CLITwoFactorTerminalTests``).
@@ -112,13 +108,7 @@ struct CLITwoFactorEndToEndTests {
         let err = Collected()
         output.fileHandleForReading.readabilityHandler = { out.append($0.availableData) }
         errors.fileHandleForReading.readabilityHandler = { err.append($0.availableData) }
-        try process.run()
-        let pid = process.processIdentifier
-        let watchdog = Task.detached {
-            try await Task.sleep(for: .seconds(60))
-            kill(pid, SIGKILL)
-        }
-        defer { watchdog.cancel() }
+        try process.run(killingAfter: .seconds(60))
         var secret: String?
         for _ in 0..<400 where secret == nil {
             if let line = err.text.split(separator: "\n").first(where: { $0.hasPrefix("Or enter the secret: ") }) {

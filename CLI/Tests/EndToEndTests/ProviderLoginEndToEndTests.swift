@@ -120,13 +120,7 @@ struct ProviderLoginEndToEndTests {
         process.environment = environment
         let errors = Pipe()
         process.standardError = .pipe(errors)
-        try process.run()
-        let pid = process.processIdentifier
-        let watchdog = Task.detached {
-            try await Task.sleep(for: .seconds(60))
-            kill(pid, SIGKILL)
-        }
-        defer { watchdog.cancel() }
+        try process.run(killingAfter: .seconds(60))
         // Read until the CLI waits, then press Ctrl-C.
         let printed = await Blocking.run { () -> String in
             var text = ""
@@ -139,8 +133,8 @@ struct ProviderLoginEndToEndTests {
         }
         let port = try #require(Self.loopbackPort(in: printed), "\(printed)")
         #expect(LoopbackPort.accepts(port), "the CLI listens while it waits")
-        try #require(pid > 0 && process.isRunning, "a signal goes to the CLI only")
-        kill(pid, SIGINT)
+        try #require(process.isRunning, "a signal goes to the CLI only")
+        process.signal(SIGINT)
         let rest = await Blocking.run { errors.fileHandleForReading.readDataToEndOfFile() }
         let exited = await process.waitUntilExit(timeout: .seconds(300))
         #expect(exited && process.terminationStatus == 1, "\(printed)\(String(decoding: rest, as: UTF8.self))")

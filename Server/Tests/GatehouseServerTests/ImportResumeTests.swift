@@ -54,11 +54,7 @@ struct ImportResumeTests {
         process.environment = environment
         let errors = Pipe()
         process.standardError = .pipe(errors)
-        try process.run()
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(120))
-            kill(process.processIdentifier, SIGKILL)
-        }
+        try process.run(killingAfter: .seconds(120))
         let reader = errors.fileHandleForReading
         let progressed = await Blocking.run { () -> String in
             var seen = ""
@@ -72,8 +68,7 @@ struct ImportResumeTests {
                 }
             }
         }
-        kill(process.processIdentifier, SIGKILL)
-        watchdog.cancel()
+        process.signal(SIGKILL)
         #expect(await process.waitUntilExit(timeout: .seconds(30)))
         #expect(process.terminationStatus == SIGKILL, "the import ended before it was killed: \(progressed)")
 

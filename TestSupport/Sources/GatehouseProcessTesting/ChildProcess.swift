@@ -110,6 +110,18 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Starts the child, and kills it (SIGKILL) if it still runs `limit` from now: a hung child
+    /// then fails its test instead of hanging the suite (its pipes close, so reads of them end).
+    /// Past the limit, a child already seen to exit is left alone (its process id may be
+    /// another's by then).
+    public func run(killingAfter limit: Duration) throws {
+        try run()
+        Task.detached { [weak self] in
+            try? await Task.sleep(for: limit)
+            await self?.kill()
+        }
+    }
+
     /// Whether the child has exited, without waiting (its status is then kept).
     public func hasExited() -> Bool {
         guard processIdentifier != 0 else { return false }
