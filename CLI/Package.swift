@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // Tests only: signing fake Apple ID tokens (the SDK already depends on it on Linux).
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
+        // Tests only: the child process and the server launcher the server's tests use too
+        // (TestSupport/, at the repository root).
+        .package(path: "../TestSupport"),
     ],
     targets: [
         .target(
@@ -47,6 +50,7 @@ let package = Package(
                 // The contract suite runs against the in-memory backend as well as the server.
                 .product(name: "GatehouseTesting", package: "Gatehouse"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GatehouseProcessTesting", package: "TestSupport"),
             ],
             // The Python driver of the pseudo-terminal test, and the fake GitHub and browser driver
             // of the provider login's test, run by path.

@@ -68,6 +68,9 @@ let package = Package(
         // Metrics (GATEHOUSE_METRICS_PORT): swift-metrics' API, exported in Prometheus' text format.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // Tests only: the child process, the server launcher and the deadlines the CLI's
+        // end-to-end tests use too (TestSupport/, at the repository root).
+        .package(path: "../TestSupport"),
     ],
     targets: [
         .target(
@@ -197,6 +200,7 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GatehouseProcessTesting", package: "TestSupport"),
             ]
         ),
     ]

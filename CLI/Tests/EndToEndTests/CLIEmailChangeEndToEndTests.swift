@@ -9,7 +9,7 @@ import Testing
 )
 struct CLIEmailChangeEndToEndTests {
     @Test func upgradeAsksForTheCodeAndKeepsTheGuestsID() async throws {
-        let server = try await ServerProcess()
+        let server = try await EndToEndServer()
         let config = server.directory.appendingPathComponent("config")
         let url = server.url.absoluteString
         let guest = try await CLIEndToEndTests.gatehouse(
@@ -31,7 +31,7 @@ struct CLIEmailChangeEndToEndTests {
     }
 
     @Test func changeEmailAsksForTheCodesOfBothAddresses() async throws {
-        let server = try await ServerProcess()
+        let server = try await EndToEndServer()
         let config = server.directory.appendingPathComponent("config")
         let url = server.url.absoluteString
         let signup = try await CLIEndToEndTests.gatehouse(

@@ -1,9 +1,6 @@
 import Foundation
+import GatehouseProcessTesting
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The `gatehouse` command as a subprocess against the real server, with answers on stdin.
 @Suite(
@@ -32,9 +29,7 @@ struct CLIEndToEndTests {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
             "gatehouse"
         )
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        let process = ChildProcess(binary, arguments)
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = config.path
         environment.removeValue(forKey: "GATEHOUSE_URL")
@@ -43,26 +38,20 @@ struct CLIEndToEndTests {
         let input = Pipe()
         let output = Pipe()
         let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        process.standardInput = .pipe(input)
+        process.standardOutput = .pipe(output)
+        process.standardError = .pipe(errors)
         // A hung command fails the test instead of hanging the suite.
-        let pid = process.processIdentifier
-        let watchdog = Task.detached {
-            try await Task.sleep(for: .seconds(60))
-            kill(pid, SIGKILL)
-        }
-        defer { watchdog.cancel() }
+        try process.run(killingAfter: .seconds(60))
         for answer in answers {
             let line = try await answer.before?() ?? answer.line
-            ChildInput.send(line, to: input)
+            process.send(line)
         }
-        try input.fileHandleForWriting.close()
+        process.closeInput()
         async let out = Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
         async let err = Blocking.run { errors.fileHandleForReading.readDataToEndOfFile() }
         let (stdout, stderr) = await (out, err)
-        await Blocking.waitUntilExit(process)
+        await process.waitUntilExit(timeout: .seconds(300))
         return Run(
             status: process.terminationStatus,
             stdout: String(decoding: stdout, as: UTF8.self),
@@ -71,7 +60,7 @@ struct CLIEndToEndTests {
     }
 
     @Test func signUpConfirmStatusTokenLogoutAndExitCodes() async throws {
-        let server = try await ServerProcess()
+        let server = try await EndToEndServer()
         let config = server.directory.appendingPathComponent("config")
         let url = server.url.absoluteString
 
@@ -132,7 +121,7 @@ struct CLIEndToEndTests {
     }
 
     @Test func guestUpgradeKeepsTheIDAndTheSessionSurvivesTheServerBeingDown() async throws {
-        let server = try await ServerProcess(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
+        let server = try await EndToEndServer(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
         let config = server.directory.appendingPathComponent("config")
         let url = server.url.absoluteString
 
@@ -162,7 +151,7 @@ struct CLIEndToEndTests {
         #expect(after.json["signed_in"] as? Bool == false)
         #expect(after.status == 3, "scripts check sign-in with status")
 
-        try await server.start(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
+        try await server.restart(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
         let login = try await Self.gatehouse(
             ["login", "--server", url, "--email", "ada@example.com"],
             config: config,
@@ -180,7 +169,7 @@ struct CLIEndToEndTests {
     }
 
     @Test func aHostileServerEndsInAClearErrorAndKeepsTheSession() async throws {
-        let server = try await ServerProcess()
+        let server = try await EndToEndServer()
         let config = server.directory.appendingPathComponent("config")
         let url = server.url.absoluteString
         _ = try await Self.gatehouse(["login", "--guest", "--server", url], config: config)
@@ -207,7 +196,7 @@ struct CLIEndToEndTests {
 @Suite("gatehouse login --magic-code", .enabled(if: EndToEnd.enabled, "set GATEHOUSE_SERVER_BIN (scripts/test does)"))
 struct CLIMagicCodeTests {
     @Test func magicCodeLoginSignsInWithTheEmailedCode() async throws {
-        let server = try await ServerProcess()
+        let server = try await EndToEndServer()
         let config = server.directory.appendingPathComponent("config")
         let login = try await CLIEndToEndTests.gatehouse(
             ["login", "--magic-code", "--server", server.url.absoluteString, "--email", "ada@example.com", "--json"],
@@ -223,25 +212,20 @@ struct CLIMagicCodeTests {
 @Suite("Server lifecycle", .enabled(if: EndToEnd.enabled, "set GATEHOUSE_SERVER_BIN (scripts/test does)"))
 struct ServerLifecycleTests {
     @Test func sigtermShutsTheServerDownGracefully() async throws {
-        let server = try await ServerProcess()
+        let server = try await EndToEndServer()
         let status = server.terminate(within: 5)
         #expect(status == 0, "exited cleanly on SIGTERM")
         #expect(server.log.contains("Gatehouse stopped"))
     }
 
     @Test func aBadSettingStopsTheStartNamingTheVariable() async throws {
-        let binary = try #require(ServerProcess.binary)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.environment = ["GATEHOUSE_JWT_EXP": "forever", "PATH": "/usr/bin:/bin"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        async let read = Blocking.run { errors.fileHandleForReading.readDataToEndOfFile() }
-        await Blocking.waitUntilExit(process, timeout: .seconds(60))
-        let text = String(decoding: await read, as: UTF8.self)
-        #expect(process.terminationStatus != 0)
-        #expect(text.contains("GATEHOUSE_JWT_EXP"))
+        let binary = try #require(EndToEndServer.binary)
+        let process = ChildProcess(
+            URL(fileURLWithPath: binary),
+            environment: ["GATEHOUSE_JWT_EXP": "forever", "PATH": "/usr/bin:/bin"]
+        )
+        let finished = try await process.runToEnd(timeout: .seconds(60))
+        #expect(finished.status != 0)
+        #expect(finished.errors.contains("GATEHOUSE_JWT_EXP"))
     }
 }

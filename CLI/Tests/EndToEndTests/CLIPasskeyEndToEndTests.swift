@@ -13,7 +13,7 @@ import Testing
 )
 struct CLIPasskeyEndToEndTests {
     @Test @MainActor func listRenameAndRemoveAPasskey() async throws {
-        let server = try await ServerProcess(
+        let server = try await EndToEndServer(
             environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true", "GATEHOUSE_WEBAUTHN_RP_ID": "example.com"]
         )
         defer { server.stop() }

@@ -3,7 +3,7 @@ import Testing
 
 /// The proof of a recent sign-in from the terminal: `gatehouse reauthenticate`, the prompt of
 /// the sensitive commands, `--nonce-stdin` for scripts; and `--allow-insecure-http`. The server's
-/// sessions are made 11 minutes old in its database (``ServerProcess/backdateSignIns(by:)``).
+/// sessions are made 11 minutes old in its database (``EndToEndServer/backdateSignIns(by:)``).
 @Suite(
     "gatehouse reauthentication against the real server",
     .serialized,
@@ -14,8 +14,8 @@ struct CLIReauthenticationEndToEndTests {
     static let email = "ada@example.com"
 
     /// A server with autoconfirm and Ada signed up in `laptop`.
-    static func serverWithAda() async throws -> (ServerProcess, URL) {
-        let server = try await ServerProcess(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
+    static func serverWithAda() async throws -> (EndToEndServer, URL) {
+        let server = try await EndToEndServer(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
         let laptop = server.directory.appendingPathComponent("laptop")
         let signup = try await CLI.gatehouse(
             ["signup", "--server", server.url.absoluteString, "--email", email],
@@ -36,7 +36,7 @@ struct CLIReauthenticationEndToEndTests {
             answers: [("correct horse battery", nil)]
         )
         #expect(login.status == 0, "\(login.stderr)")
-        try server.backdateSignIns(by: 660)
+        try await server.backdateSignIns(by: 660)
 
         let mailed = server.codes(for: Self.email).count
         let logout = try await CLI.gatehouse(
@@ -54,7 +54,7 @@ struct CLIReauthenticationEndToEndTests {
     @Test func scriptsSendTheCodeOnStdinAndAWrongOrMissingOneChangesNothing() async throws {
         let (server, laptop) = try await Self.serverWithAda()
         let url = server.url.absoluteString
-        try server.backdateSignIns(by: 660)
+        try await server.backdateSignIns(by: 660)
 
         let sent = try await CLI.gatehouse(["reauthenticate", "--server", url, "--json"], config: laptop)
         #expect(sent.status == 0, "\(sent.stderr)")
@@ -89,7 +89,7 @@ struct CLIReauthenticationEndToEndTests {
     @Test func withoutACodeAtThePromptNothingHappens() async throws {
         let (server, laptop) = try await Self.serverWithAda()
         let url = server.url.absoluteString
-        try server.backdateSignIns(by: 660)
+        try await server.backdateSignIns(by: 660)
         let cancelled = try await CLI.gatehouse(["delete-account", "--yes", "--server", url], config: laptop)
         #expect(cancelled.status == 2, "\(cancelled.stderr)")
         #expect(cancelled.stderr.contains("to delete your account") && cancelled.stderr.contains("No code given"))

@@ -11,7 +11,7 @@ struct CLISessionsEndToEndTests {
     typealias CLI = CLIEndToEndTests
 
     @Test func oneDeviceEndsTheOthersSessionAndTheOtherFindsItselfSignedOut() async throws {
-        let server = try await ServerProcess(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
+        let server = try await EndToEndServer(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
         let url = server.url.absoluteString
         let laptop = server.directory.appendingPathComponent("laptop")
         let desktop = server.directory.appendingPathComponent("desktop")

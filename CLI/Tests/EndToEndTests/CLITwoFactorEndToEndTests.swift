@@ -1,10 +1,7 @@
 import Foundation
+import GatehouseProcessTesting
 import GatehouseTesting
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `gatehouse mfa enroll`, `gatehouse login` asking for the authenticator code or taking
 /// `--code`, `gatehouse mfa verify`, `gatehouse status` showing the level, against the real server
@@ -24,7 +21,7 @@ struct CLITwoFactorEndToEndTests {
     }
 
     @Test func enrolWithTheTerminalQRCodeThenLogInWithTheCode() async throws {
-        let server = try await ServerProcess(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
+        let server = try await EndToEndServer(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
         defer { server.stop() }
         let config = server.directory.appendingPathComponent("config")
         let url = server.url.absoluteString
@@ -97,29 +94,21 @@ struct CLITwoFactorEndToEndTests {
     private func enrolAnsweringWithTheShownSecret(url: String, config: URL) async throws -> (Int32, String, String) {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("gatehouse")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["mfa", "enroll", "--server", url, "--name", "laptop"]
+        let process = ChildProcess(binary, ["mfa", "enroll", "--server", url, "--name", "laptop"])
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = config.path
         process.environment = environment
         let input = Pipe()
         let output = Pipe()
         let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
+        process.standardInput = .pipe(input)
+        process.standardOutput = .pipe(output)
+        process.standardError = .pipe(errors)
         let out = Collected()
         let err = Collected()
         output.fileHandleForReading.readabilityHandler = { out.append($0.availableData) }
         errors.fileHandleForReading.readabilityHandler = { err.append($0.availableData) }
-        try process.run()
-        let pid = process.processIdentifier
-        let watchdog = Task.detached {
-            try await Task.sleep(for: .seconds(60))
-            kill(pid, SIGKILL)
-        }
-        defer { watchdog.cancel() }
+        try process.run(killingAfter: .seconds(60))
         var secret: String?
         for _ in 0..<400 where secret == nil {
             if let line = err.text.split(separator: "\n").first(where: { $0.hasPrefix("Or enter the secret: ") }) {
@@ -129,9 +118,9 @@ struct CLITwoFactorEndToEndTests {
             }
         }
         let code = AuthenticatorApp(base32: secret ?? "").code(at: Date())
-        ChildInput.send(code, to: input)
-        try input.fileHandleForWriting.close()
-        await Blocking.waitUntilExit(process)
+        process.send(code)
+        process.closeInput()
+        await process.waitUntilExit(timeout: .seconds(300))
         try await Task.sleep(for: .milliseconds(100))
         output.fileHandleForReading.readabilityHandler = nil
         errors.fileHandleForReading.readabilityHandler = nil
@@ -142,14 +131,10 @@ struct CLITwoFactorEndToEndTests {
 /// Whether python3 has what the pseudo-terminal test needs: pyzbar (with zbar) and pyotp.
 enum TerminalDriver {
     static var available: Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import pyzbar.pyzbar, pyotp"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
+        let probe = ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import pyzbar.pyzbar, pyotp"])
         do {
             try probe.run()
-            return probe.waitForExit(within: 60) && probe.terminationStatus == 0
+            return probe.waitUntilExitBlocking(timeout: .seconds(60)) && probe.terminationStatus == 0
         } catch {
             return false
         }
@@ -169,7 +154,7 @@ enum TerminalDriver {
 )
 struct CLITwoFactorTerminalTests {
     @Test func enrolAndLogInAtATerminal() async throws {
-        let server = try await ServerProcess(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
+        let server = try await EndToEndServer(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
         defer { server.stop() }
         let config = server.directory.appendingPathComponent("config")
         let url = server.url.absoluteString
@@ -184,21 +169,20 @@ struct CLITwoFactorTerminalTests {
             .appendingPathComponent("Terminal/mfa_in_a_terminal.py")
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("gatehouse")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", script.path, binary.path, url, config.path, "grace@example.com", "correct horse battery",
-        ]
+        let process = ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", script.path, binary.path, url, config.path, "grace@example.com", "correct horse battery"]
+        )
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
+        process.standardOutput = .pipe(output)
+        process.standardError = .pipe(output)
         try process.run()
         // Read while waiting: a script that outlives its time is killed, which ends the read.
         async let data = Blocking.run { output.fileHandleForReading.readDataToEndOfFile() }
-        await Blocking.waitUntilExit(process, timeout: .seconds(300))
+        let exited = await process.waitUntilExit(timeout: .seconds(300))
         let text = String(decoding: await data, as: UTF8.self)
         print(text)
-        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(exited && process.terminationStatus == 0, "\(text)")
         #expect(text.contains("terminal: all passed"))
     }
 }

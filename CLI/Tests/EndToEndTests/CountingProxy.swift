@@ -1,9 +1,6 @@
 import Foundation
+import GatehouseProcessTesting
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -12,7 +9,7 @@ import FoundationNetworking
 /// A loopback HTTP proxy (a small Python program) in front of the server that counts the
 /// refresh-token grants passing through it; `GET /__refresh_count` answers the count.
 final class CountingProxy: @unchecked Sendable {
-    private let process = Process()
+    private let process: ChildProcess
     let url: URL
 
     private static let program = #"""
@@ -60,12 +57,12 @@ final class CountingProxy: @unchecked Sendable {
         """#
 
     init(upstream: URL) async throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c", Self.program, upstream.host ?? "127.0.0.1", String(upstream.port ?? 80),
-        ]
+        process = ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "-c", Self.program, upstream.host ?? "127.0.0.1", String(upstream.port ?? 80)]
+        )
         let output = Pipe()
-        process.standardOutput = output
+        process.standardOutput = .pipe(output)
         try process.run()
         let line = await Blocking.run { output.fileHandleForReading.availableData }
         let port = try #require(
@@ -80,8 +77,9 @@ final class CountingProxy: @unchecked Sendable {
         return try #require(Int(String(decoding: data, as: UTF8.self)))
     }
 
+    /// Kills the proxy (SIGKILL) and waits for it to exit.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.killBlocking()
     }
 
     deinit { stop() }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseProcessTesting
 
 /// A stand-in for Sign in with Apple: a P-256 key made in the test, its JWKS served over HTTP
 /// on loopback (Python's `http.server` from a folder), and ID tokens signed with it. The server
@@ -30,7 +31,7 @@ final class FakeApple: @unchecked Sendable {
             "gatehouse-apple-\(UUID().uuidString)"
         )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        port = ServerProcess.freePort()
+        port = LoopbackPort.free()
         let raw = key.publicKey.rawRepresentation
         let jwks: [String: Any] = [
             "keys": [

@@ -12,7 +12,7 @@ import Testing
 )
 struct IDTokenEndToEndTests {
     @MainActor
-    static func service(_ server: ServerProcess, store: FileSessionStore) -> AuthService {
+    static func service(_ server: EndToEndServer, store: FileSessionStore) -> AuthService {
         AuthService(
             backend: GoTrueBackend(configuration: .init(url: server.url), transport: HTTPTransport.urlSession()),
             store: store,
@@ -22,7 +22,7 @@ struct IDTokenEndToEndTests {
 
     @Test @MainActor func aGuestUpgradedByAppleKeepsItsIDAndDeletionClearsEverything() async throws {
         let apple = try await FakeApple()
-        let server = try await ServerProcess(environment: apple.serverEnvironment)
+        let server = try await EndToEndServer(environment: apple.serverEnvironment)
         let store = FileSessionStore(fileURL: server.directory.appendingPathComponent("client/session.json"))
         let auth = Self.service(server, store: store)
         await auth.restoreSession()
@@ -68,7 +68,7 @@ struct IDTokenEndToEndTests {
 
     @Test func theCLISignsInWithAnIDTokenFile() async throws {
         let apple = try await FakeApple()
-        let server = try await ServerProcess(environment: apple.serverEnvironment)
+        let server = try await EndToEndServer(environment: apple.serverEnvironment)
         let config = server.directory.appendingPathComponent("config")
         let url = server.url.absoluteString
         let tokenFile = server.directory.appendingPathComponent("apple.jwt")

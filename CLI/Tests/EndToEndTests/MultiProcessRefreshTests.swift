@@ -1,9 +1,6 @@
 import Foundation
+import GatehouseProcessTesting
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Several `gatehouse` processes sharing one session file, against the real server behind a
 /// proxy that counts the refresh requests that reach it.
@@ -14,7 +11,7 @@ import Glibc
 )
 struct MultiProcessRefreshTests {
     @Test func eightProcessesAtExpiryMakeOneRefreshAndAllAdoptIt() async throws {
-        let server = try await ServerProcess()
+        let server = try await EndToEndServer()
         defer { server.stop() }
         let proxy = try await CountingProxy(upstream: server.url)
         defer { proxy.stop() }
@@ -44,7 +41,7 @@ struct MultiProcessRefreshTests {
     }
 
     @Test func aHolderKilledWithSIGKILLDoesNotBlockTheOthers() async throws {
-        let server = try await ServerProcess()
+        let server = try await EndToEndServer()
         defer { server.stop() }
         let config = server.directory.appendingPathComponent("config")
         let url = server.url.absoluteString
@@ -54,16 +51,17 @@ struct MultiProcessRefreshTests {
         try Self.expire(sessionFile)
 
         // Another process takes the lock and hangs, as if stuck in the middle of a refresh.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = [
-            "python3", "-c",
-            "import fcntl, sys, time; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); "
-                + "print('locked', flush=True); time.sleep(120)",
-            sessionFile.path + ".lock",
-        ]
+        let holder = ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", "-c",
+                "import fcntl, sys, time; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); "
+                    + "print('locked', flush=True); time.sleep(120)",
+                sessionFile.path + ".lock",
+            ]
+        )
         let holderOutput = Pipe()
-        holder.standardOutput = holderOutput
+        holder.standardOutput = .pipe(holderOutput)
         try holder.run()
         let locked = await Blocking.run { holderOutput.fileHandleForReading.availableData }
         #expect(String(decoding: locked, as: UTF8.self).contains("locked"))
@@ -73,8 +71,7 @@ struct MultiProcessRefreshTests {
         let expiredStill = try Self.storedExpiry(sessionFile) < Date()
         #expect(expiredStill, "nothing refreshed while the lock is held")
 
-        kill(holder.processIdentifier, SIGKILL)
-        await Blocking.waitUntilExit(holder)
+        await holder.kill()
         let started = Date()
         let run = try await waiting.value
 

@@ -13,7 +13,7 @@ import Testing
     .enabled(if: EndToEnd.enabled, "set GATEHOUSE_SERVER_BIN (scripts/test does)")
 )
 struct PasskeyEndToEndTests {
-    func service(_ server: ServerProcess, file: String) -> AuthService {
+    func service(_ server: EndToEndServer, file: String) -> AuthService {
         AuthService(
             backend: GoTrueBackend(url: server.url),
             store: FileSessionStore(fileURL: server.directory.appendingPathComponent("client/\(file).json"))
@@ -21,7 +21,7 @@ struct PasskeyEndToEndTests {
     }
 
     @Test func aGuestBecomesAnAccountWithOnePasskeyAndSignsInWithIt() async throws {
-        let server = try await ServerProcess(environment: ["GATEHOUSE_WEBAUTHN_RP_ID": "example.com"])
+        let server = try await EndToEndServer(environment: ["GATEHOUSE_WEBAUTHN_RP_ID": "example.com"])
         defer { server.stop() }
         let authenticator = SoftwarePasskeyAuthenticator()
         let auth = service(server, file: "guest")
@@ -72,7 +72,7 @@ struct PasskeyEndToEndTests {
     }
 
     @Test func aWrongOriginAndAReplayedChallengeAreRefusedWithTheirCodes() async throws {
-        let server = try await ServerProcess(environment: ["GATEHOUSE_WEBAUTHN_RP_ID": "example.com"])
+        let server = try await EndToEndServer(environment: ["GATEHOUSE_WEBAUTHN_RP_ID": "example.com"])
         defer { server.stop() }
         let auth = service(server, file: "origin")
         await auth.restoreSession()
@@ -100,7 +100,7 @@ struct PasskeyEndToEndTests {
     }
 
     @Test func passkeysOffAnswerPasskeyDisabled() async throws {
-        let server = try await ServerProcess()
+        let server = try await EndToEndServer()
         defer { server.stop() }
         let auth = service(server, file: "off")
         await auth.restoreSession()

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 import Testing
 
 #if canImport(Glibc)
@@ -25,12 +26,8 @@ struct ProviderLoginEndToEndTests {
 
     /// Whether Chromium and Playwright for Python are here (scripts/ci-setup installs both; CI requires them).
     static var browserInstalled: Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import playwright.sync_api"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil, process.waitForExit(within: 60) else { return false }
+        let process = ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import playwright.sync_api"])
+        guard (try? process.run()) != nil, process.waitUntilExitBlocking(timeout: .seconds(60)) else { return false }
         return process.terminationStatus == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
     }
 
@@ -39,7 +36,7 @@ struct ProviderLoginEndToEndTests {
     /// The server with GitHub (the fake, as GitHub Enterprise) and loopback redirects allowed on any port.
     struct Scene {
         let github: FakeGitHub
-        let server: ServerProcess
+        let server: EndToEndServer
         var url: String { server.url.absoluteString }
         var config: URL { server.directory.appendingPathComponent("config") }
         var sessionFile: URL {
@@ -49,7 +46,7 @@ struct ProviderLoginEndToEndTests {
         static func start() async throws -> Scene {
             let github = try await FakeGitHub.start()
             do {
-                let server = try await ServerProcess(environment: [
+                let server = try await EndToEndServer(environment: [
                     "GATEHOUSE_EXTERNAL_GITHUB_CLIENT_ID": FakeGitHub.clientID,
                     "GATEHOUSE_EXTERNAL_GITHUB_SECRET": FakeGitHub.clientSecret,
                     "GATEHOUSE_EXTERNAL_GITHUB_URL": github.url,
@@ -109,7 +106,7 @@ struct ProviderLoginEndToEndTests {
         #expect(login.status == 1, "\(login.stderr)")
         #expect(login.stderr.contains("No answer from the browser within 2 seconds"), "\(login.stderr)")
         let port = try #require(Self.loopbackPort(in: login.stderr))
-        #expect(!Self.accepts(port: port), "the port was released")
+        #expect(!LoopbackPort.accepts(port), "the port was released")
         #expect(!FileManager.default.fileExists(atPath: scene.sessionFile.path))
         await scene.stop()
     }
@@ -117,23 +114,13 @@ struct ProviderLoginEndToEndTests {
     @Test func ctrlCReleasesThePortAndSavesNothing() async throws {
         let scene = try await Scene.start()
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gatehouse")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["login", "--server", scene.url, "--provider", "github", "--no-browser"]
+        let process = ChildProcess(binary, ["login", "--server", scene.url, "--provider", "github", "--no-browser"])
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = scene.config.path
         process.environment = environment
         let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        let watchdog = Task.detached {
-            try await Task.sleep(for: .seconds(60))
-            kill(pid, SIGKILL)
-        }
-        defer { watchdog.cancel() }
+        process.standardError = .pipe(errors)
+        try process.run(killingAfter: .seconds(60))
         // Read until the CLI waits, then press Ctrl-C.
         let printed = await Blocking.run { () -> String in
             var text = ""
@@ -145,14 +132,14 @@ struct ProviderLoginEndToEndTests {
             return text
         }
         let port = try #require(Self.loopbackPort(in: printed), "\(printed)")
-        #expect(Self.accepts(port: port), "the CLI listens while it waits")
-        try #require(pid > 0 && process.isRunning, "a signal goes to the CLI only")
-        kill(pid, SIGINT)
+        #expect(LoopbackPort.accepts(port), "the CLI listens while it waits")
+        try #require(process.isRunning, "a signal goes to the CLI only")
+        process.signal(SIGINT)
         let rest = await Blocking.run { errors.fileHandleForReading.readDataToEndOfFile() }
-        await Blocking.waitUntilExit(process)
-        #expect(process.terminationStatus == 1, "\(printed)\(String(decoding: rest, as: UTF8.self))")
+        let exited = await process.waitUntilExit(timeout: .seconds(300))
+        #expect(exited && process.terminationStatus == 1, "\(printed)\(String(decoding: rest, as: UTF8.self))")
         #expect(String(decoding: rest, as: UTF8.self).contains("cancelled"))
-        #expect(!Self.accepts(port: port), "the port was released")
+        #expect(!LoopbackPort.accepts(port), "the port was released")
         #expect(!FileManager.default.fileExists(atPath: scene.sessionFile.path))
         await scene.stop()
     }
@@ -163,21 +150,6 @@ struct ProviderLoginEndToEndTests {
         else { return nil }
         return Int(text[range].split(separator: "A").last ?? "")
     }
-
-    /// Whether something accepts connections on 127.0.0.1:`port`.
-    static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        } == 0
-    }
 }
 
 /// `Providers/fake_github.py` on a loopback port.
@@ -186,10 +158,10 @@ final class FakeGitHub: @unchecked Sendable {
     static let clientSecret = "fake-github-secret"
 
     let url: String
-    private let process: Process
+    private let process: ChildProcess
     private let portFile: URL
 
-    private init(url: String, process: Process, portFile: URL) {
+    private init(url: String, process: ChildProcess, portFile: URL) {
         self.url = url
         self.process = process
         self.portFile = portFile
@@ -197,15 +169,15 @@ final class FakeGitHub: @unchecked Sendable {
 
     static func start() async throws -> FakeGitHub {
         let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("fake-github-\(UUID().uuidString)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", ProviderLoginEndToEndTests.folder.appendingPathComponent("fake_github.py").path, portFile.path,
-            clientID, clientSecret,
-        ]
-        // Neither output is the test's own: a fake left running must not hold the runner's pipes.
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let process = ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", ProviderLoginEndToEndTests.folder.appendingPathComponent("fake_github.py").path, portFile.path,
+                clientID, clientSecret,
+            ]
+        )
+        // Neither output is the test's own (both are /dev/null): a fake left running must not
+        // hold the runner's pipes.
         try process.run()
         for _ in 0..<250 {
             if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
@@ -213,7 +185,7 @@ final class FakeGitHub: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        kill(process.processIdentifier, SIGKILL)
+        await process.kill()
         throw ServerProcessError.didNotStart("fake_github.py")
     }
 
@@ -228,8 +200,7 @@ final class FakeGitHub: @unchecked Sendable {
     }
 
     func stop() async {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        await Blocking.waitUntilExit(process)
+        await process.kill()
         try? FileManager.default.removeItem(at: portFile)
     }
 }

@@ -24,7 +24,7 @@ struct SDKEndToEndTests {
     }
 
     struct World {
-        let server: ServerProcess
+        let server: EndToEndServer
         let store: FileSessionStore
         let refreshes = Counter()
 
@@ -46,7 +46,7 @@ struct SDKEndToEndTests {
     }
 
     func world(_ environment: [String: String] = [:]) async throws -> World {
-        let server = try await ServerProcess(environment: environment)
+        let server = try await EndToEndServer(environment: environment)
         return World(
             server: server,
             store: FileSessionStore(fileURL: server.directory.appendingPathComponent("client/session.json"))

@@ -14,7 +14,7 @@ import Testing
 )
 struct SDKTwoFactorEndToEndTests {
     @Test func enrolSignOutSignInTheGateAsksForTheCodeVerifyAndTheGateLetsTheUserIn() async throws {
-        let server = try await ServerProcess(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
+        let server = try await EndToEndServer(environment: ["GATEHOUSE_MAILER_AUTOCONFIRM": "true"])
         defer { server.stop() }
         let store = FileSessionStore(fileURL: server.directory.appendingPathComponent("client/session.json"))
         func service() -> AuthService {

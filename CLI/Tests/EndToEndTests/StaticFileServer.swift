@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import GatehouseProcessTesting
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -12,38 +9,30 @@ import FoundationNetworking
 /// something on the server's port that is not a Gatehouse server.
 final class StaticFileServer: @unchecked Sendable {
     let port: Int
-    private let process = Process()
+    private let process: ChildProcess
 
     /// Serves `directory` on `port` and returns once it answers.
     init(directory: URL, port: Int) async throws {
         self.port = port
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process = ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path]
+        )
         try process.run()
         let root = URL(string: "http://127.0.0.1:\(port)/")!
         for _ in 0..<250 {
             if (try? await URLSession.shared.data(from: root)) != nil { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        stopNow()
+        process.killBlocking()
         throw ServerProcessError.didNotStart("python3 -m http.server")
     }
 
     /// Kills the server (SIGKILL: a child may inherit a mask that blocks SIGTERM) and waits
     /// for it to exit.
     func stop() async {
-        guard process.isRunning else { return }
-        stopNow()
-        await Blocking.waitUntilExit(process)
+        await process.kill()
     }
 
-    deinit { stopNow() }
-
-    private func stopNow() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
+    deinit { process.killBlocking() }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 import Testing
 
 @testable import GatehouseServer
@@ -29,7 +30,7 @@ struct BrowserSignInTests {
     )
     func everyProviderKindAndAnEmailedLinkSignInInChromium() async throws {
         let mailer = LinkMailer()
-        let appPort = ServerInstance.freePort()
+        let appPort = LoopbackPort.free()
         let site = "http://127.0.0.1:\(appPort)"
         let scene = try await OAuthScene.make(google: true, apple: true, site: site, mailer: mailer) {
             $0.smtpMaxFrequency = 0

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 import GatehouseServerSupport
 import HTTPTypes
 import HummingbirdTesting
@@ -69,7 +70,7 @@ struct ConnectionTimeoutTests {
         )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await ServerInstance(
+        let server = try await ServerProcess(
             environment: [
                 "GATEHOUSE_DATABASE_URL": directory.appendingPathComponent("gatehouse.sqlite").path,
                 "GATEHOUSE_MAX_CONNECTIONS": "2", "GATEHOUSE_IDLE_TIMEOUT": "3",
@@ -86,7 +87,7 @@ struct ConnectionTimeoutTests {
         #expect(answer.status == 200)
         #expect(Date().timeIntervalSince(asked) > 1, "it waited for a slot")
         for connection in idle { #expect(await connection.waitForClose(within: 4)) }
-        await server.kill9()
+        await server.kill()
     }
 
     @Test func timeoutsAndTheConnectionLimitAreConfigurable() throws {

@@ -1,3 +1,4 @@
+import GatehouseProcessTesting
 import Logging
 import ServiceLifecycle
 import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
 import Testing
@@ -45,7 +46,7 @@ struct ImportResumeTests {
         // Start the import with its progress on a pipe; once a few batches are committed (the
         // progress is written after each commit), kill it.
         let process = ChildProcess()
-        process.executableURL = ServerInstance.binary
+        process.executableURL = ServerProcess.builtBinary
         process.arguments = arguments + ["--progress"]
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GATEHOUSE_") }
         environment["GATEHOUSE_DATABASE_URL"] = scene.url
@@ -53,11 +54,7 @@ struct ImportResumeTests {
         process.environment = environment
         let errors = Pipe()
         process.standardError = .pipe(errors)
-        try process.run()
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(120))
-            kill(process.processIdentifier, SIGKILL)
-        }
+        try process.run(killingAfter: .seconds(120))
         let reader = errors.fileHandleForReading
         let progressed = await Blocking.run { () -> String in
             var seen = ""
@@ -71,8 +68,7 @@ struct ImportResumeTests {
                 }
             }
         }
-        kill(process.processIdentifier, SIGKILL)
-        watchdog.cancel()
+        process.signal(SIGKILL)
         #expect(await process.waitUntilExit(timeout: .seconds(30)))
         #expect(process.terminationStatus == SIGKILL, "the import ended before it was killed: \(progressed)")
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 import GatehouseServer
 import GatehouseServerSupport
 import GatehouseStorage
@@ -19,7 +20,7 @@ struct KeysCommandTests {
     /// Runs `gatehouse-server` with `arguments` on the database at `url`.
     static func run(_ arguments: [String], database url: String, secret: String? = nil) async throws -> Run {
         let process = ChildProcess()
-        process.executableURL = ServerInstance.binary
+        process.executableURL = ServerProcess.builtBinary
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GATEHOUSE_") }
         environment["GATEHOUSE_DATABASE_URL"] = url

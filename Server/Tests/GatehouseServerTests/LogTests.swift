@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
@@ -62,7 +63,7 @@ struct LogTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let serverSecret = "log-test-server-secret-\(UUID().uuidString)"
         let jwtSecret = "log-test-jwt-secret-\(UUID().uuidString)"
-        let server = try await ServerInstance(
+        let server = try await ServerProcess(
             environment: [
                 "GATEHOUSE_DATABASE_URL": TestDatabase.url(of: try await TestDatabase.database(for: directory)),
                 "GATEHOUSE_SERVER_SECRET": serverSecret,
@@ -112,7 +113,7 @@ struct LogTests {
         #expect(await http.send("POST", base.appendingPathComponent("logout"), bearer: access).status == 204)
 
         let log = try String(contentsOf: server.logURL, encoding: .utf8)
-        await server.kill9()
+        await server.kill()
         #expect(log.contains("Request"), "the request log is on at info")
         for secret in [password, access, refresh, newRefresh, serverSecret, jwtSecret, linkToken, "eyJ"] {
             #expect(!log.contains(secret), "\(format) log has \(secret.prefix(12))…")
@@ -153,7 +154,7 @@ struct LogTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-logs-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await ServerInstance(
+        let server = try await ServerProcess(
             environment: [
                 "GATEHOUSE_DATABASE_URL": TestDatabase.url(of: try await TestDatabase.database(for: directory)),
                 "GATEHOUSE_SERVER_SECRET": "log-test-server-secret-\(UUID().uuidString)",
@@ -164,7 +165,7 @@ struct LogTests {
             logDirectory: directory
         )
         let log = try String(contentsOf: server.logURL, encoding: .utf8)
-        await server.kill9()
+        await server.kill()
         let listening = try #require(log.split(separator: "\n").first { $0.contains("Gatehouse listening") })
         // swift-log's text lines start with the time: 2026-11-26T15:04:05+0000 info gatehouse: …
         let stamp = try #require(listening.split(separator: " ").first)

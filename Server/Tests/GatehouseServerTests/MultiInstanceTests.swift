@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 import GatehouseServer
 import GatehouseServerSupport
 import GatehouseStorage
@@ -16,13 +17,13 @@ struct MultiInstanceTests {
 
     /// Two instances started at the same moment on a fresh database (migrations and the first
     /// signing key are created once, under locks).
-    static func twoInstances() async throws -> (ServerInstance, ServerInstance, URL) {
+    static func twoInstances() async throws -> (ServerProcess, ServerProcess, URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gatehouse-multi-\(UUID().uuidString)"
         )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         guard case .postgres(let settings) = try await TestDatabase.database(for: directory) else {
-            throw ServerInstanceError.didNotStart("not PostgreSQL")
+            throw ServerProcessError.didNotStart("not PostgreSQL")
         }
         let environment = [
             "GATEHOUSE_DATABASE_URL":
@@ -36,12 +37,12 @@ struct MultiInstanceTests {
             "GATEHOUSE_RATE_LIMIT_VERIFY": "1000000",
             "GATEHOUSE_RATE_LIMIT_ANONYMOUS": "1000000",
         ]
-        async let first = ServerInstance(environment: environment, logDirectory: directory)
-        async let second = ServerInstance(environment: environment, logDirectory: directory)
+        async let first = ServerProcess(environment: environment, logDirectory: directory)
+        async let second = ServerProcess(environment: environment, logDirectory: directory)
         return (try await first, try await second, directory)
     }
 
-    func signUp(_ email: String, on server: ServerInstance) async -> HTTPClient.Answer {
+    func signUp(_ email: String, on server: ServerProcess) async -> HTTPClient.Answer {
         await http.send(
             "POST",
             server.url.appendingPathComponent("signup"),
@@ -49,7 +50,7 @@ struct MultiInstanceTests {
         )
     }
 
-    func refresh(_ token: String, on server: ServerInstance) async -> HTTPClient.Answer {
+    func refresh(_ token: String, on server: ServerProcess) async -> HTTPClient.Answer {
         await http.send(
             "POST",
             URL(string: "\(server.url)/token?grant_type=refresh_token")!,
@@ -102,8 +103,8 @@ struct MultiInstanceTests {
         #expect(me.status == 403)
         #expect(me.json["error_code"] as? String == "session_not_found")
         #expect(await refresh(try #require(last.string("refresh_token")), on: b).status == 400)
-        await a.kill9()
-        await b.kill9()
+        await a.kill()
+        await b.kill()
     }
 
     @Test func aKilledInstanceLosesNothingCommittedAndTheOtherKeepsServing() async throws {
@@ -137,7 +138,7 @@ struct MultiInstanceTests {
             }
         }
         try await Task.sleep(for: .milliseconds(400))
-        await a.kill9()
+        await a.kill()
         await load.value
         #expect(committed.survivorFailures.isEmpty, "B answered every request: \(committed.survivorFailures)")
         let sessions = committed.sessions
@@ -152,7 +153,7 @@ struct MultiInstanceTests {
             #expect(signIn.status == 200, "\(email) was committed")
             #expect(await refresh(token, on: b).status == 200, "\(email)'s latest refresh token works")
         }
-        await b.kill9()
+        await b.kill()
     }
 
     /// What the load saw, shared by its workers.

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
@@ -173,7 +174,7 @@ struct MailOutageTests {
                 "GATEHOUSE_SMTP_PORT": String(listener.port),
                 "GATEHOUSE_SMTP_SECURITY": "none",
             ]
-            let first = try await ServerInstance(environment: environment, logDirectory: directory)
+            let first = try await ServerProcess(environment: environment, logDirectory: directory)
             let asked = await HTTPClient(timeout: .seconds(60)).send(
                 "POST",
                 first.url.appendingPathComponent("otp"),
@@ -181,10 +182,10 @@ struct MailOutageTests {
             )
             #expect(asked.status == 200)
             try await first.waitForLog("Mail delivery failed; will retry")  // the relay's 421
-            await first.kill9()
+            await first.kill()
 
             try await listener.comeBack()
-            let second = try await ServerInstance(environment: environment, logDirectory: directory)
+            let second = try await ServerProcess(environment: environment, logDirectory: directory)
             let deadline = ContinuousClock.now + .seconds(60)
             while listener.messages().isEmpty, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
@@ -384,7 +385,7 @@ struct SQLiteOutageTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("gatehouse.sqlite").path
-        let server = try await ServerInstance(
+        let server = try await ServerProcess(
             environment: ["GATEHOUSE_DATABASE_URL": path, "GATEHOUSE_BCRYPT_COST": "4"],
             logDirectory: directory
         )

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
 import Logging

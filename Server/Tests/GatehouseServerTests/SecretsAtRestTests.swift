@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GatehouseCore
+import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
@@ -127,7 +128,7 @@ struct SecretsAtRestTests {
         guard case .postgres(let settings) = try await TestDatabase.database(for: directory) else { return }
         // The test cluster trusts loopback, so any password connects: only the log can leak it.
         let password = "pg-log-password-\(UUID().uuidString.prefix(8))"
-        let server = try await ServerInstance(
+        let server = try await ServerProcess(
             environment: [
                 "GATEHOUSE_DATABASE_URL":
                     "postgres://\(settings.username):\(password)@\(settings.host):\(settings.port)/\(settings.database)"
@@ -137,7 +138,7 @@ struct SecretsAtRestTests {
             ],
             logDirectory: directory
         )
-        await server.kill9()
+        await server.kill()
         let log = try String(contentsOf: server.logURL, encoding: .utf8)
         #expect(log.contains("Gatehouse listening"))
         #expect(!log.contains(password))

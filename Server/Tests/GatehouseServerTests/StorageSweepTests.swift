@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
 import Testing
@@ -230,7 +231,7 @@ struct StorageSweepTests {
     /// The server refuses to start on a retention it cannot read, naming the variable.
     @Test func aBadRetentionStopsTheServerAtStart() async throws {
         let process = ChildProcess()
-        process.executableURL = ServerInstance.binary
+        process.executableURL = ServerProcess.builtBinary
         var environment = ProcessInfo.processInfo.environment
         environment["GATEHOUSE_AUDIT_RETENTION_DAYS"] = "0"
         environment["GATEHOUSE_DATABASE_URL"] = ":memory:"

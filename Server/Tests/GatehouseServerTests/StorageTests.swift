@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 import GatehouseStorage
 import Testing
 

@@ -26,7 +26,7 @@ struct InMemoryWorld: ContractWorld {
 
     func code(to email: String, after count: Int) async throws -> String {
         let codes = await memory.sentCodes.filter { $0.email == email }
-        guard codes.count > count, let last = codes.last else { throw ServerProcessError.noCode(email) }
+        guard codes.count > count, let last = codes.last else { throw EndToEndServerError.noCode(email) }
         return last.code
     }
 

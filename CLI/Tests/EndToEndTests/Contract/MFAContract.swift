@@ -1,5 +1,6 @@
 import Foundation
 import Gatehouse
+import GatehouseProcessTesting
 import GatehouseTesting
 import Testing
 

@@ -1,12 +1,13 @@
 import Foundation
 import Gatehouse
 import GatehouseGoTrue
+import GatehouseProcessTesting
 import GatehouseTesting
 
 /// A real `gatehouse-server` process reached through `GoTrueBackend`; codes come from its log,
 /// Apple ID tokens from a fake Apple whose keys the server fetches.
 struct ServerWorld: ContractWorld {
-    let server: ServerProcess
+    let server: EndToEndServer
     let apple: FakeApple?
     let github: FakeGitHub?
     let backend: any AuthBackend
@@ -28,7 +29,7 @@ struct ServerWorld: ContractWorld {
             environment["GATEHOUSE_EXTERNAL_GITHUB_URL"] = github.url
             environment["GATEHOUSE_URI_ALLOW_LIST"] = "http://127.0.0.1/callback"
         }
-        let server: ServerProcess
+        let server: EndToEndServer
         do {
             server = try await Self.startServer(environment)
         } catch {
@@ -41,15 +42,15 @@ struct ServerWorld: ContractWorld {
     }
 
     /// Starts a server, on another free port when a parallel test took the one picked first.
-    private static func startServer(_ environment: [String: String]) async throws -> ServerProcess {
+    private static func startServer(_ environment: [String: String]) async throws -> EndToEndServer {
         for _ in 0..<4 {
             do {
-                return try await ServerProcess(environment: environment)
+                return try await EndToEndServer(environment: environment)
             } catch ServerProcessError.didNotStart(let log) where log.contains("Address already in use") {
                 continue
             }
         }
-        return try await ServerProcess(environment: environment)
+        return try await EndToEndServer(environment: environment)
     }
 
     func codeCount(to email: String, settled: Bool) async throws -> Int {
@@ -89,7 +90,7 @@ struct ServerWorld: ContractWorld {
 
     func passReuseInterval() async throws { try await Task.sleep(for: .seconds(11)) }
 
-    func ageSignIns() throws { try server.backdateSignIns(by: 660) }
+    func ageSignIns() async throws { try await server.backdateSignIns(by: 660) }
 
     func close() async {
         server.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 
 #if canImport(Glibc)
 import Glibc

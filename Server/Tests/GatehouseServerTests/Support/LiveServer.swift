@@ -1,3 +1,4 @@
+import GatehouseProcessTesting
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore

@@ -1,3 +1,4 @@
+import GatehouseProcessTesting
 import Hummingbird
 import Logging
 import NIOCore

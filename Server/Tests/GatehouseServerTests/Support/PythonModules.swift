@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 
 /// Whether the Python modules a test drives are installed (`.ci/run` installs them); the
 /// interop suites are skipped without them locally, and required when `CI` is set.

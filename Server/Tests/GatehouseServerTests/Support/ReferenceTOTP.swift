@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseProcessTesting
 import GatehouseServerSupport
 
 /// An authenticator app, written independently of the server's ``TOTPSecret``: RFC 4226's

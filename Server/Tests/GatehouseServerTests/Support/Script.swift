@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 
 /// Runs a repository script (`scripts/…`) to its end, with a time limit: past it the script is
 /// killed and the run fails, so a test never waits on a child forever.

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import GatehouseProcessTesting
 import Synchronization
 
 /// RSA keys for the stand-in providers, each handed out once per test process.

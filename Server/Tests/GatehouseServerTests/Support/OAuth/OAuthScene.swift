@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
@@ -54,7 +55,7 @@ struct OAuthScene {
             withGoogle
             ? try await FakeOIDCProvider.start(clientID: "google-web", clientSecret: "g-secret", clock: clock.now) : nil
         let apple = withApple ? try await FakeApple(clientID: appleServicesID, clock: clock.now) : nil
-        let port = ServerInstance.freePort()
+        let port = LoopbackPort.free()
         let harness = try await Harness.make(clock: clock) { configuration in
             configuration.siteURL = site
             configuration.apiExternalURL = "http://127.0.0.1:\(port)"
