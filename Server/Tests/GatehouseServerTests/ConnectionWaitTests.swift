@@ -63,8 +63,14 @@ struct ConnectionWaitTests {
         }
         let waited = ContinuousClock.now - start
         #expect(waited < .seconds(120), "answered at the total's end, long before the wait's: \(waited)")
-        let (wasClosed, wasRefused) = (closed.load(ordering: .relaxed), refused.load(ordering: .relaxed))
-        #expect(wasClosed || wasRefused, "the connection was closed, or never taken")
+        // On a busy machine the work may not have started when the caller is answered: it is
+        // then refused when it asks for its connection. Either way within a bounded wait.
+        var settled = false
+        for _ in 0..<500 where !settled {
+            settled = closed.load(ordering: .relaxed) || refused.load(ordering: .relaxed)
+            if !settled { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(settled, "the connection was closed, or never taken, within 10 s")
         never.open()
     }
 

@@ -56,6 +56,38 @@ struct CorruptRowTests {
         }
     }
 
+    /// Metadata that is not a JSON object used to read as `{}`: an update would then have written
+    /// the empty object back over what was there. Now the user's read fails, and so does the
+    /// request, until the row is repaired.
+    @Test func metadataThatIsNotJSONMakesTheUserReadThrow() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            let signedIn = try await client.confirmedSession(email: "ada@example.com")
+            let bearer = signedIn.string("access_token")
+            let id = try Self.userID(signedIn)
+            try await Self.write(
+                "UPDATE users SET raw_user_meta_data = ? WHERE id = ?",
+                [.text("{\"theme\": \"dark\""), .text(id.key)],
+                harness
+            )
+            let error = await #expect(throws: StoredValueError.self) {
+                try await harness.server.storage.read { try await $0.user(id: id) }
+            }
+            #expect(error?.column == "users.raw_user_meta_data" && error?.value == "{\"theme\": \"dark\"")
+            #expect(error?.description.contains("a JSON object") == true, "\(String(describing: error))")
+            let user = try await client.get("/user", bearer: bearer)
+            #expect(user.status == .internalServerError && user.errorCode == "unexpected_failure")
+            try await Self.write(
+                "UPDATE users SET raw_user_meta_data = ? WHERE id = ?",
+                [.text("{\"theme\":\"dark\"}"), .text(id.key)],
+                harness
+            )
+            let repaired = try await client.get("/user", bearer: bearer)
+            #expect(repaired.status == .ok && repaired.text.contains("\"theme\":\"dark\""), "\(repaired.text)")
+        }
+    }
+
     /// An identity whose id is not a UUID used to read as a fresh random id on every read (an
     /// `identity_id` no unlink could name); now the user's read fails.
     @Test func anIdentityIdThatIsNotAUUIDMakesTheUserReadThrow() async throws {

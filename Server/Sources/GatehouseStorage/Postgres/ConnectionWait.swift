@@ -92,8 +92,10 @@ package final class ConnectionWait: Sendable {
         let overtime = total.map { total in
             loop.scheduleTask(in: TimeAmount(total)) {
                 guard !outcome.isSettled else { return }
-                outcome.settle(.failure(DatabaseUnavailable(reason: "PostgreSQL did not answer within \(total)")))
+                // The connection is closed before the caller hears: nothing of the transaction
+                // runs on after its answer.
                 wait.abandon()
+                outcome.settle(.failure(DatabaseUnavailable(reason: "PostgreSQL did not answer within \(total)")))
                 work.cancel()
             }
         }

@@ -1,16 +1,9 @@
 package import Foundation
-package import GatehouseCore
 
 /// JSON text columns.
 package enum JSONText {
     package static func encode(_ value: some Encodable) -> String {
         (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
-
-    package static func decode(_ text: String?) -> [String: JSONValue] {
-        // Most metadata is empty: no decoder for it.
-        guard let text, text != "{}", !text.isEmpty else { return [:] }
-        return (try? decoder.decode([String: JSONValue].self, from: Data(text.utf8))) ?? [:]
     }
 
     /// `JSONDecoder` and `JSONEncoder` are thread-safe once configured; one of each is shared.
@@ -23,12 +16,15 @@ package enum JSONText {
     }()
 
     /// The rows of a JSON array of objects, as a user read's aggregated columns hold them
-    /// (`identities_json`, `factors_json`); empty for `[]`, `nil` or anything unreadable.
-    package static func rows(_ text: String?) -> [SQLRow] {
+    /// (`identities_json`, `factors_json`); empty for `[]` or NULL.
+    ///
+    /// - Throws: ``StoredValueError`` naming `column` when the text is not an array of objects.
+    package static func rows(_ text: String?, column: String) throws -> [SQLRow] {
         // Most users have none: no parse for them.
-        guard let text, text != "[]", let data = text.data(using: .utf8),
-            let objects = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
-        else { return [] }
+        guard let text, text != "[]" else { return [] }
+        guard let objects = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]] else {
+            throw StoredValueError(column: column, value: String(text.prefix(200)), expected: "a JSON array of objects")
+        }
         return objects.map { object in
             var values: [String: SQLValue] = [:]
             for (name, value) in object {

@@ -1,4 +1,5 @@
 package import Foundation
+package import GatehouseCore
 import GatehouseServerSupport
 
 /// The columns a record cannot do without, read so that a row that lacks one, or holds
@@ -38,6 +39,38 @@ extension SQLRow {
     package func integer(_ name: String, of table: String) throws -> Int {
         guard let value = column(name)?.integer else { throw unreadable(name, of: table, expected: "an integer") }
         return value
+    }
+
+    /// The JSON object in column `name` of `table` (metadata, an identity's data); empty when the
+    /// column is NULL, empty or `{}`.
+    ///
+    /// - Throws: ``StoredValueError`` when it is missing or holds anything but a JSON object.
+    package func jsonObject(_ name: String, of table: String) throws -> [String: JSONValue] {
+        switch column(name) {
+        case .null?: return [:]
+        case .text(let text)?:
+            // Most metadata is empty: no decoder for it.
+            if text.isEmpty || text == "{}" { return [:] }
+            if let object = try? JSONText.decoder.decode([String: JSONValue].self, from: Data(text.utf8)) {
+                return object
+            }
+        default: break
+        }
+        throw unreadable(name, of: table, expected: "a JSON object")
+    }
+
+    /// The JSON array of strings in column `name` of `table` (a passkey's transports); empty when
+    /// the column is NULL.
+    ///
+    /// - Throws: ``StoredValueError`` when it is missing or holds anything but an array of strings.
+    package func jsonStrings(_ name: String, of table: String) throws -> [String] {
+        switch column(name) {
+        case .null?: return []
+        case .text(let text)?:
+            if let list = try? JSONText.decoder.decode([String].self, from: Data(text.utf8)) { return list }
+        default: break
+        }
+        throw unreadable(name, of: table, expected: "a JSON array of strings")
     }
 
     /// The error for column `name` of `table`, which should hold `expected`.

@@ -147,7 +147,7 @@ extension SQLTransaction {
 
     /// Factors from the `factors_json` column of a user read (no secrets).
     package static func factors(fromJSON text: String?) throws -> [FactorRecord] {
-        try JSONText.rows(text).map { row in
+        try JSONText.rows(text, column: "users.factors_json").map { row in
             var factor = try factor(from: row)
             factor.sealedSecret = nil
             return factor

@@ -64,7 +64,7 @@ extension SQLTransaction {
 
     /// Identities from the `identities_json` column of a user read.
     package static func identities(fromJSON text: String?) throws -> [IdentityRecord] {
-        try JSONText.rows(text).map(IdentityRecord.init(row:))
+        try JSONText.rows(text, column: "users.identities_json").map(IdentityRecord.init(row:))
     }
 
     package func identity(from row: SQLRow) throws -> IdentityRecord {
@@ -80,7 +80,7 @@ extension IdentityRecord {
             provider: AuthProvider(rawValue: try row.text("provider", of: "identities")),
             subject: try row.text("provider_id", of: "identities"),
             email: row.column("email")?.string,
-            data: JSONText.decode(row.column("identity_data")?.string),
+            data: try row.jsonObject("identity_data", of: "identities"),
             lastSignInAt: row.date("last_sign_in_at"),
             createdAt: try row.date("created_at", of: "identities"),
             updatedAt: try row.date("updated_at", of: "identities")

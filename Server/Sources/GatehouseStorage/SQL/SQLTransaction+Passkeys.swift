@@ -118,11 +118,7 @@ extension SQLTransaction {
             attestationType: try row.text("attestation_type", of: "webauthn_credentials"),
             aaguid: try row.text("aaguid", of: "webauthn_credentials"),
             signCount: Int64(try row.integer("sign_count", of: "webauthn_credentials")),
-            transports: (try? JSONText.decoder.decode(
-                [String].self,
-                from: Data((row.column("transports")?.string ?? "[]").utf8)
-            ))
-                ?? [],
+            transports: try row.jsonStrings("transports", of: "webauthn_credentials"),
             backupEligible: (try row.integer("backup_eligible", of: "webauthn_credentials")) != 0,
             backedUp: (try row.integer("backed_up", of: "webauthn_credentials")) != 0,
             friendlyName: try row.text("friendly_name", of: "webauthn_credentials"),
