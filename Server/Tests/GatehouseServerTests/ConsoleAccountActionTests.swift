@@ -32,6 +32,16 @@ struct ConsoleAccountActionTests {
         try await harness.server.storage.read { try await $0.passkeys(userID: id) }
     }
 
+    @Test func anOperatorIsWarnedBeforeDeletingTheirOwnAccount() async throws {
+        try await ConsoleAttackTests.scene { harness, _, browser, account, victim in
+            let own = try await browser.get("/console/users/\(try await Self.operatorID(harness, account).key)")
+            #expect(own.status == .ok && own.text.contains("id=\"own-account\""))
+            #expect(own.text.contains("This is your own account"))
+            let other = try await browser.get("/console/users/\(victim.id.key)")
+            #expect(other.status == .ok && !other.text.contains("own-account"))
+        }
+    }
+
     @Test func removingAFactorGoesThroughTheAdminFlowAndOnlyForThatUser() async throws {
         try await ConsoleAttackTests.scene { harness, client, browser, account, victim in
             let ada = try await ConsoleOperatorAccount.make("ada@example.com", client, harness, grant: false)

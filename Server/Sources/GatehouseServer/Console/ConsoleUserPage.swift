@@ -52,7 +52,7 @@ struct ConsoleUserPage: Sendable {
             <section><h2>Audit trail</h2>\(ConsoleAuditPage.table(trail))
             <p><a href="/console/audit?user=\(user.id.key)">The whole trail in the audit log</a></p></section>
             \(Self.mail(user, base: base, csrf: csrf))
-            \(Self.deletion(user, base: base, csrf: csrf))
+            \(Self.deletion(user, base: base, csrf: csrf, isOwnAccount: user.id == signedIn.user.id))
             """
         return ConsoleLayout.page(
             title: user.email ?? "User \(user.id.key)",
@@ -117,12 +117,17 @@ struct ConsoleUserPage: Sendable {
             """
     }
 
-    /// Deleting the account: the operator types the address (or the id) to confirm.
-    static func deletion(_ user: UserRecord, base: String, csrf: HTML) -> HTML {
+    /// Deleting the account: the operator types the address (or the id) to confirm; on their
+    /// own account they are warned that they delete themselves.
+    static func deletion(_ user: UserRecord, base: String, csrf: HTML, isOwnAccount: Bool) -> HTML {
         let expected = ConsoleDeletionConfirmation(for: user).expected
+        let warning: HTML =
+            isOwnAccount
+            ? "<p class=\"notice error\" id=\"own-account\">This is your own account: deleting it ends your console session and your operator role with it.</p>"
+            : .empty
         return """
             <section><h2>Delete the account</h2>
-            <p class="muted">Deletes the user with their identities, factors, passkeys and sessions, for good.</p>
+            <p class="muted">Deletes the user with their identities, factors, passkeys and sessions, for good.</p>\(warning)
             <form class="stack" method="post" action="\(base)/delete">\(csrf)
             <label for="confirm">Type <span class="mono">\(expected)</span> to confirm</label>
             <input id="confirm" name="confirm" type="text" autocomplete="off" required>
