@@ -73,15 +73,45 @@ let package = Package(
         .package(path: "../TestSupport"),
     ],
     targets: [
+        // The HTTP edge: routes, controllers, middleware, request contexts and the console's
+        // pages. It reaches the flows through GatehouseFlows and nothing below reaches it.
         .target(
             name: "GatehouseServer",
             dependencies: [
+                "GatehouseFlows",
+                "GatehouseServerSupport",
+                "GatehouseStorage",
                 .product(name: "GatehouseCore", package: "Gatehouse"),
                 .product(name: "GatehouseQR", package: "Gatehouse"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            resources: [.copy("Resources/openapi.yaml")]
+        ),
+        // The flows: sign-in, sign-up, codes, tokens, identities, MFA, passkeys, imports, mail and
+        // the services that compose them, with the configuration they read. No HTTP server: a
+        // flow takes values and returns values, and the edge (GatehouseServer) turns them into
+        // responses. An import of Hummingbird here does not compile.
+        .target(
+            name: "GatehouseFlows",
+            dependencies: [
+                "GatehouseServerSupport",
+                "GatehouseStorage",
+                "GatehouseWebAuthn",
+                .product(name: "GatehouseCore", package: "Gatehouse"),
+                .product(name: "GatehouseQR", package: "Gatehouse"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -91,17 +121,11 @@ let package = Package(
                 // A provider's key set is fetched with NIO's HTTP/1.1 codec (Identity/OutboundHTTP.swift).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                "GatehouseServerSupport",
-                "GatehouseStorage",
-                "GatehouseWebAuthn",
             ],
-            resources: [.copy("Resources/common-passwords.txt"), .copy("Resources/openapi.yaml")]
+            resources: [.copy("Resources/common-passwords.txt")]
         ),
         // The server's layers, lowest first; an arrow that points the wrong way does not compile.
         // Plain helpers and network addresses (no HTTP server, storage or flow): constant-time
@@ -152,6 +176,7 @@ let package = Package(
             name: "gatehouse-server",
             dependencies: [
                 "GatehouseServer",
+                "GatehouseFlows",
                 "GatehouseServerSupport",
                 "GatehouseStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -166,6 +191,7 @@ let package = Package(
             name: "gatehouse-server-benchmark",
             dependencies: [
                 "GatehouseServer",
+                "GatehouseFlows",
                 "GatehouseStorage",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -182,6 +208,7 @@ let package = Package(
             name: "GatehouseServerTests",
             dependencies: [
                 "GatehouseServer",
+                "GatehouseFlows",
                 "GatehouseServerSupport",
                 "GatehouseStorage",
                 "GatehouseWebAuthn",

@@ -1,4 +1,5 @@
 public import Foundation
+public import GatehouseFlows
 import GatehouseServerSupport
 public import GatehouseStorage
 public import Hummingbird
@@ -80,7 +81,7 @@ public struct GatehouseServerApp: Sendable {
 ///   - now: The clock, injectable for tests.
 ///   - logger: The server's logger.
 public func buildServer(
-    configuration: ServerConfiguration,
+    configuration: GatehouseFlows.ServerConfiguration,
     database opened: ServerDatabase? = nil,
     mailer: (any Mailer)? = nil,
     now: @escaping @Sendable () -> Date = { Date() },

@@ -1,3 +1,4 @@
+public import GatehouseFlows
 import GatehouseStorage
 public import Logging
 import ServiceLifecycle

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GatehouseFlows
 import GatehouseServer
 
 extension GatehouseServerCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GatehouseFlows
 import GatehouseServer
 import GatehouseStorage
 

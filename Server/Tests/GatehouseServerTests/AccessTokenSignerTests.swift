@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import JWTKit

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+@testable import GatehouseFlows
 import GatehouseServerSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import GatehouseCore
+@testable import GatehouseFlows
 import GatehouseStorage
 import Testing
 

@@ -1,3 +1,4 @@
+@testable import GatehouseFlows
 import GatehouseStorage
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+@testable import GatehouseFlows
 import GatehouseStorage
 import HTTPTypes
 import Testing

@@ -1,3 +1,4 @@
+@testable import GatehouseFlows
 import GatehouseProcessTesting
 import Logging
 import ServiceLifecycle

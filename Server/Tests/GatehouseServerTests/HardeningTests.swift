@@ -2,6 +2,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import GatehouseCore
+@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import GatehouseWebAuthn

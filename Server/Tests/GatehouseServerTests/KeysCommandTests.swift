@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFlows
 import GatehouseProcessTesting
 import GatehouseServer
 import GatehouseServerSupport

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GatehouseCore
+@testable import GatehouseFlows
 import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage

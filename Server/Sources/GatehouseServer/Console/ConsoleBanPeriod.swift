@@ -1,3 +1,5 @@
+import GatehouseFlows
+
 /// The ban periods the console offers, each a ``BanDuration`` the admin API accepts.
 enum ConsoleBanPeriod: String, Sendable, CaseIterable {
     case hour = "1h"

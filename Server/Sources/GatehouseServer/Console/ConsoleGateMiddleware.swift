@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import Hummingbird

@@ -1,3 +1,4 @@
+import GatehouseFlows
 import GatehouseServerSupport
 import HTTPTypes
 import Hummingbird

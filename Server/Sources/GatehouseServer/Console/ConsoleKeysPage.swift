@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFlows
 import GatehouseStorage
 
 /// `/console/keys`: the signing keys, oldest first, the newest marked as the one that signs

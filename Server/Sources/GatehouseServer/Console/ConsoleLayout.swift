@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFlows
 import GatehouseStorage
 
 /// The frame of every console page: the style sheet, the navigation with the sign-out form

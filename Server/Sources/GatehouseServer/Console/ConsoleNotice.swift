@@ -1,3 +1,4 @@
+import GatehouseFlows
 import GatehouseStorage
 /// What a form did, shown on the page it redirects to (`?done=`).
 enum ConsoleNotice: String, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFlows
 import GatehouseStorage
 
 /// The operator of a console request, as ``ConsoleSessions`` found them: their user, the AAL2

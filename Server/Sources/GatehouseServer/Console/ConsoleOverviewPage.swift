@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFlows
 import GatehouseStorage
 
 /// `/console`: how many users and active sessions there are, the mail outbox, this instance's

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFlows
 import HTTPTypes
 import Hummingbird
 import NIOCore

@@ -1,3 +1,5 @@
+import GatehouseFlows
+
 /// A path inside the console to send the browser to: after sign-in (`next`) and after each
 /// form. Anything that is not plainly one of the console's own paths (another host, `//host`,
 /// a backslash, a scheme, control characters, `..`) becomes the users page, so no address the

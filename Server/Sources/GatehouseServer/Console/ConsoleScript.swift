@@ -1,3 +1,5 @@
+import GatehouseFlows
+
 /// The console's one script, `/console/time.js`: it shows every time (`<time datetime>`) in the
 /// operator's own time zone, keeping the UTC text as the element's title. It is an improvement
 /// only: without it, every page works and shows UTC. Served from the console's origin, so the

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GatehouseCore
+import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseFlows
 import GatehouseStorage
 
 /// Finds the operator behind a console cookie, or nobody: the console session must exist, be

@@ -1,3 +1,4 @@
+import GatehouseFlows
 import GatehouseStorage
 /// `/console/sign-in`: address, password and the authenticator app's code on one form; the
 /// form carries the CSRF token of its own cookie.

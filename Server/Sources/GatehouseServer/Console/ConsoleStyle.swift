@@ -1,3 +1,4 @@
+import GatehouseFlows
 import GatehouseServerSupport
 
 /// The console's style sheet, served at `/console/style.css` (no CDN, no build step): readable

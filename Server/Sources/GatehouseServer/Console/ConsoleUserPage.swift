@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 

@@ -1,3 +1,4 @@
+import GatehouseFlows
 import GatehouseStorage
 /// Markup for the console's pages, escaped by construction: literal text is trusted markup,
 /// and every `String` interpolated into it is escaped (`&`, `<`, `>`, `"`, `'`), so a user's

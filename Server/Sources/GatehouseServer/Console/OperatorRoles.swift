@@ -1,4 +1,5 @@
 public import Foundation
+import GatehouseFlows
 public import GatehouseStorage
 
 /// The operator role, managed by `gatehouse-server operator grant|revoke|list`: an operator

@@ -1,3 +1,4 @@
+import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 public import Hummingbird

@@ -1,3 +1,4 @@
+import GatehouseFlows
 import GatehouseServerSupport
 public import Hummingbird
 

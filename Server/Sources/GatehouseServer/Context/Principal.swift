@@ -1,3 +1,5 @@
+import GatehouseFlows
+
 /// Whom a request speaks for, as its authenticating middleware proved it: a signed-in user
 /// (``Caller``) or an admin key (both by ``BearerAuthenticator``), or a console operator (by
 /// ``ConsoleSessionMiddleware``, from the session cookie and the form's CSRF token).

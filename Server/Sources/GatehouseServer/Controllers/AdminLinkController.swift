@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseFlows
 import GatehouseStorage
 import HTTPTypes
 import Hummingbird

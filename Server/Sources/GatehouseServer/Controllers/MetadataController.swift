@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseFlows
 import HTTPTypes
 import Hummingbird
 

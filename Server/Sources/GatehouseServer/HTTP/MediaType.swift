@@ -1,3 +1,4 @@
+import GatehouseFlows
 import GatehouseServerSupport
 
 /// Reading the media type of a `Content-Type` header.

@@ -1,3 +1,4 @@
+import GatehouseFlows
 import GatehouseStorage
 /// The reauthentication code a caller may send beside a sensitive request's own fields
 /// (``SensitiveActionGuard/Evidence``): `nonce`, as `PUT /user` takes it in GoTrue, or

@@ -1,3 +1,4 @@
+import GatehouseFlows
 import NIOCore
 import NIOHTTPTypes
 

@@ -1,3 +1,4 @@
+import GatehouseFlows
 import Hummingbird
 import HummingbirdAuth
 

@@ -1,3 +1,4 @@
+import GatehouseFlows
 import HTTPTypes
 import Hummingbird
 

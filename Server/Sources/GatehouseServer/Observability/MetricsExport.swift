@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFlows
 import GatehouseStorage
 import Hummingbird
 import HummingbirdCore

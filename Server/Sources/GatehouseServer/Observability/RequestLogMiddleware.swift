@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes

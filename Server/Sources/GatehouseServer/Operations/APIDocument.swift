@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFlows
 
 /// The OpenAPI document `Server/openapi.yaml` (a link to `Resources/openapi.yaml`, bundled with
 /// the server), served at `GET /openapi.yaml`.

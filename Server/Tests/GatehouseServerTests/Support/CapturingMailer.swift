@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFlows
 import GatehouseServer
 
 /// A mailer that keeps every message, so tests read codes from the bodies as a person reads

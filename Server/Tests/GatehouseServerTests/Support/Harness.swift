@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseFlows
 import GatehouseServer
 import GatehouseServerSupport
 import GatehouseStorage

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatehouseFlows
 import GatehouseServer
 import GatehouseServerSupport
 import HTTPTypes

@@ -1,4 +1,5 @@
 import Foundation
+@testable import GatehouseFlows
 import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
