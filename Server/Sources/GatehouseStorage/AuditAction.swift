@@ -145,6 +145,9 @@ public struct AuditAction: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let recoverySent = AuditAction(rawValue: "recovery_sent")
     /// An operator resent a user's sign-up confirmation (the mail `/resend` sends).
     public static let confirmationResent = AuditAction(rawValue: "confirmation_resent")
+    /// The console refused an operator's deletion of a user: the typed confirmation did not
+    /// name the user (nothing deleted; the detail is what was typed, cut to 64 characters).
+    public static let consoleDeletionRefused = AuditAction(rawValue: "console_deletion_refused")
 
     /// Every action this build writes, in the order above.
     public static let known: [AuditAction] = [
@@ -159,6 +162,6 @@ public struct AuditAction: RawRepresentable, Hashable, Sendable, CustomStringCon
         .appleNotification, .appleTokenRevoked, .appleTokenRevocationFailed, .appleTokenRevocationAbandoned,
         .mailRejected, .mailAbandoned,
         .operatorGranted, .operatorRevoked, .consoleSignedIn, .consoleSignedOut, .consoleSignInRefused,
-        .sessionsEnded, .recoverySent, .confirmationResent,
+        .sessionsEnded, .recoverySent, .confirmationResent, .consoleDeletionRefused,
     ]
 }

@@ -201,6 +201,15 @@ struct ConsoleAccountActionTests {
             #expect(forged.status == .forbidden)
             #expect(try await storage.read { try await $0.user(id: victim.id) } != nil)
             #expect(try await Self.line(harness, .adminUserDeleted, subject: victim.id) == nil)
+            // Each refused confirmation is on the audit log, by the operator, with what was typed;
+            // the forged form never reached the check.
+            let refusals = try await ConsoleActionTests.lines(
+                harness,
+                AuditQuery(user: victim.id, action: .consoleDeletionRefused)
+            )
+            let operatorID = try await Self.operatorID(harness, account)
+            #expect(refusals.count == 4 && refusals.allSatisfy { $0.actorID == operatorID })
+            #expect(Set(refusals.map { $0.detail ?? "" }) == ["", "op@example.com", "victim@example", victim.id.key])
             // The address as typed by a person: another case, a space around it.
             let deleted = try await browser.submit("\(page)/delete", from: page, [("confirm", " Victim@Example.com ")])
             #expect(deleted.status == .seeOther && deleted.header("Location") == "/console/users?done=user-deleted")

@@ -43,7 +43,7 @@ struct RateLimitTableTests {
             .mfaFailures: (3600, 30), .emailRecipientClient: (3600, 5), .emailRecipient: (3600, 20),
             .emailSent: (3600, 30), .emailSentUnconfirmed: (3600, 20), .signupEmail: (3600, 10),
             .unknownRecipient: (60, 1), .failedPasswordMinute: (60, 5), .failedPasswordTenMinutes: (600, 10),
-            .failedPasswordHour: (3600, 20), .failedPassword: (86_400, 100),
+            .failedPasswordHour: (3600, 20), .failedPassword: (86_400, 100), .consoleActions: (300, 60),
         ]
         #expect(Set(expected.keys) == Set(RateLimitBucket.allCases))
         for (bucket, numbers) in expected {

@@ -77,6 +77,8 @@ extension ServerConfiguration {
             ?? rateLimits.signupEmailPerClient
         rateLimits.passkey =
             try reader.integer("GATEHOUSE_RATE_LIMIT_PASSKEY", in: 1...1_000_000) ?? rateLimits.passkey
+        rateLimits.consoleActions =
+            try reader.integer("GATEHOUSE_RATE_LIMIT_CONSOLE_ACTIONS", in: 1...1_000_000) ?? rateLimits.consoleActions
         appleBaseURL = try reader.appleBaseURL(defaults: appleBaseURL)
         if reader.string("GATEHOUSE_APPLE_JWKS_URL") == nil {
             apple.jwksURL = appleBaseURL.appendingPathComponent("auth/keys")

@@ -187,6 +187,8 @@ public struct RateLimitSettings: Sendable, Equatable {
     public var mfaFailuresPerUser = 30
     /// Passkey ceremony requests (registration and sign-in options and verifies) per 5 minutes.
     public var passkey = 60
+    /// The console's forms per operator per 5 minutes (signing out is never counted).
+    public var consoleActions = 60
 
     public init() {}
 }

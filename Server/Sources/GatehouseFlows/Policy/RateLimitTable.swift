@@ -33,7 +33,7 @@ struct RateLimitTable: Sendable {
     func length(_ bucket: RateLimitBucket) -> TimeInterval {
         switch bucket {
         case .mfa, .failedPasswordMinute: 60
-        case .token, .oauth, .passkey, .verify, .otp, .sensitiveChanges: 300
+        case .token, .oauth, .passkey, .verify, .otp, .sensitiveChanges, .consoleActions: 300
         case .failedPasswordTenMinutes: 600
         case .anonymous, .mfaUser, .mfaFailures, .failedPasswordHour: 3600
         case .emailRecipientClient, .emailRecipient, .emailSent, .emailSentUnconfirmed, .signupEmail: 3600
@@ -54,6 +54,7 @@ struct RateLimitTable: Sendable {
         case .mfaUser: limits.mfaPerUser
         case .mfaFailures: limits.mfaFailuresPerUser
         case .passkey: limits.passkey
+        case .consoleActions: limits.consoleActions
         case .emailRecipientClient: limits.emailPerRecipientClient
         case .emailRecipient: limits.emailPerRecipient
         case .emailSent: limits.emailSent

@@ -25,6 +25,8 @@ struct ConsoleController: Sendable {
     let audit: AuditLog
     /// This instance's rate-limit refusals, for the overview.
     let refusals: RateLimitRefusals
+    /// The operators' console-action budget (``ConsoleSessionMiddleware``).
+    let rateLimits: RateLimits
     let now: @Sendable () -> Date
 
     func register(on router: Router<AppRequestContext>) {
@@ -37,7 +39,7 @@ struct ConsoleController: Sendable {
         console.post("sign-in") { request, context in try await signIn(request, context: context) }
 
         let signedIn = console.group()
-            .add(middleware: ConsoleSessionMiddleware(sessions: sessions, cookie: cookie))
+            .add(middleware: ConsoleSessionMiddleware(sessions: sessions, cookie: cookie, rateLimits: rateLimits, now: now))
             .group(context: ConsoleRequestContext.self)
         signedIn.get { _, context in
             let page = ConsoleOverviewPage(storage: storage, lookup: lookup, refusals: refusals, now: now)

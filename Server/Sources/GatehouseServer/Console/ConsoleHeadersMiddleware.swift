@@ -28,6 +28,7 @@ struct ConsoleHeadersMiddleware: RouterMiddleware {
                 content: ConsoleLayout.notice(error.message, isError: true)
             )
             response = ConsoleResponse.html(page, status: error.status)
+            if let wait = error.retryAfter { response.headers[.retryAfter] = String(wait) }
         }
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"

@@ -22,6 +22,8 @@ struct ConsoleUserActions: Sendable {
     let resend: CodeResend
     let deletion: AdminUserDeletion
     let page: ConsoleUserPage
+    let storage: any AuthStorage
+    let audit: AuditLog
 
     func register(on router: RouterGroup<ConsoleRequestContext>) {
         router.post("users/:id/ban") { _, context in
@@ -98,7 +100,19 @@ struct ConsoleUserActions: Sendable {
             let typed = context.form[.confirm]
             return try await act(on: context, done: .userDeleted, returnTo: .users) { user, signedIn in
                 let confirmation = ConsoleDeletionConfirmation(for: user)
-                guard confirmation.isConfirmed(by: typed) else { throw confirmation.refusal }
+                guard confirmation.isConfirmed(by: typed) else {
+                    try await storage.transaction { tx in
+                        try await audit.record(
+                            .consoleDeletionRefused,
+                            actor: signedIn.user.id,
+                            ip: context.clientKey,
+                            detail: String((typed ?? "").prefix(64)),
+                            subject: user.id,
+                            in: tx
+                        )
+                    }
+                    throw confirmation.refusal
+                }
                 try await deletion(user, ip: context.clientKey, operator: signedIn.user.id)
             }
         }

@@ -37,7 +37,9 @@ extension ServerServices {
             recovery: passwordRecovery,
             resend: codeResend,
             deletion: adminUserDeletion,
-            page: ConsoleUserPage(storage: storage, sessions: sessionListing, passkeys: passkeyManagement, now: now)
+            page: ConsoleUserPage(storage: storage, sessions: sessionListing, passkeys: passkeyManagement, now: now),
+            storage: storage,
+            audit: audit
         )
     }
 
@@ -53,6 +55,7 @@ extension ServerServices {
             vault: vault,
             audit: audit,
             refusals: refusals,
+            rateLimits: rateLimits,
             now: now
         )
     }

@@ -21,6 +21,10 @@ package enum RateLimitBucket: String, Sendable, CaseIterable {
     /// The shorter windows of failed passwords (a minute, ten minutes, an hour; the day is
     /// ``failedPassword``): the growing delays of ``PasswordSignIn``.
     case failedPasswordMinute, failedPasswordTenMinutes, failedPasswordHour
+    /// The console's forms (bans, deletions, sessions ended, mails sent, keys rotated) per
+    /// operator: a stolen console cookie acts at a bounded pace, and no operator's pace is
+    /// spent by another.
+    case consoleActions
 
     /// The prefix of the bucket's window ids: its text.
     package var keyPrefix: String { rawValue }
