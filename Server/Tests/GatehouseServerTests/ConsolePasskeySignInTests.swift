@@ -20,9 +20,13 @@ struct ConsolePasskeySignInTests {
     static let refused = HTML.escape(ConsoleSignInPage.message(.wrongPasskey))
 
     static func scene(
+        _ configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (Harness, Client, ConsoleOperatorAccount, ConsolePasskey) async throws -> Void
     ) async throws {
-        let harness = try await Harness.make(ConsolePasskey.enabled)
+        let harness = try await Harness.make {
+            ConsolePasskey.enabled(&$0)
+            configure(&$0)
+        }
         defer { harness.removeFiles() }
         try await harness.live { client in
             let account = try await ConsoleOperatorAccount.make("op@example.com", client, harness)
@@ -275,6 +279,21 @@ struct ConsolePasskeySignInTests {
                 #expect(ConsoleSignInTests.notice(reply.text) == Self.refused)
                 #expect(visitor.cookies["gatehouse-console"] == nil)
             }
+        }
+    }
+
+    @Test func theSignInSpendsTheAPIsPasskeyWindow() async throws {
+        // Registration spends two requests of the window; the console's options and sign-in
+        // spend the rest, and then the API's passkey routes are refused too.
+        try await Self.scene({ $0.rateLimits.passkey = 4 }) { _, client, _, passkey in
+            let browser = ConsoleVisitor(client)
+            #expect(try await passkey.signIn(browser).status == .seeOther)
+            let (_, refused) = try await ConsolePasskey.options(ConsoleVisitor(client))
+            #expect(refused.status == .tooManyRequests)
+            #expect(ConsoleSignInTests.notice(refused.text)?.hasPrefix("Too many tries") == true)
+            // The page's form stays good: the refusal sets no new form cookie.
+            #expect(!ConsoleVisitor.setCookies(refused).contains { $0.hasPrefix("gatehouse-console-form=") })
+            #expect(try await client.post("/passkeys/authentication/options").status == .tooManyRequests)
         }
     }
 

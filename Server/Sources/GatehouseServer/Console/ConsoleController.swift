@@ -144,7 +144,12 @@ struct ConsoleController: Sendable {
         do {
             return try JSONBody.response(try await signIn.passkeyOptions(ip: context.clientKey), request: request)
         } catch let refusal as ConsoleSignIn.Refusal {
-            return signInPage(next: form[.next], problem: ConsoleSignInPage.message(refusal), status: .tooManyRequests)
+            // No new form cookie: the page's form stays good for the operator's next try.
+            let notice = ConsoleLayout.notice(ConsoleSignInPage.message(refusal), isError: true)
+            return ConsoleResponse.html(
+                ConsoleLayout.page(title: "Refused", operator: nil, content: notice),
+                status: .tooManyRequests
+            )
         }
     }
 
