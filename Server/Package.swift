@@ -228,6 +228,8 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GatehouseProcessTesting", package: "TestSupport"),
+                // A software passkey authenticator: the console's passkey sign-in, over HTTP.
+                .product(name: "GatehouseTesting", package: "Gatehouse"),
             ]
         ),
     ]

@@ -3,6 +3,8 @@ import Foundation
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
+import NIOCore
+import NIOPosix
 import Testing
 
 @testable import GatehouseServer
@@ -78,5 +80,47 @@ struct ConsoleBrowserTests {
             #expect(run.status == 0, "\(run.output)")
             #expect(run.output.contains("14 passed, 0 failed"))
         }
+    }
+
+    /// The passkey sign-in in Chromium (`Interop/console_passkey.py`): a virtual authenticator
+    /// creates the operator's passkey through the API and signs in with it on the console's page,
+    /// through `/console/passkey.js` under the console's CSP; an authenticator without user
+    /// verification and a non-operator's passkey get no console session. The server's origin
+    /// must be known before it starts (the RP's origin): a free port, then the server on it.
+    @Test(
+        .enabled(
+            if: BrowserSignInTests.installed || PythonInteropTests.required,
+            "Chromium and Playwright for Python are not installed (scripts/ci-setup installs them)"
+        )
+    )
+    func anOperatorSignsInWithAPasskeyInChromium() async throws {
+        let port = try await Self.freePort()
+        let harness = try await Harness.make {
+            $0.webAuthn = WebAuthnSettings(rpID: "localhost", origins: ["http://localhost:\(port)"])
+        }
+        defer { harness.removeFiles() }
+        try await harness.live(fixedPort: port) { client in
+            let account = try await ConsoleOperatorAccount.make("operator@example.com", client, harness)
+            let stranger = try await client.confirmedSession(email: "stranger@example.com")
+            let run = try await InteropScript.run(
+                "console_passkey.py",
+                [
+                    "http://localhost:\(port)", account.email, account.session.string("access_token") ?? "",
+                    stranger.string("access_token") ?? "", Self.screenshots,
+                ],
+                timeout: .seconds(270)
+            )
+            #expect(run.status == 0, "\(run.output)")
+            #expect(run.output.contains("5 passed, 0 failed"))
+        }
+    }
+
+    /// A port no one listens on now (the system's choice, released at once).
+    static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port
+        try await channel.close()
+        return try #require(port)
     }
 }

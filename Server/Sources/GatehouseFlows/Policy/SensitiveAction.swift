@@ -36,6 +36,9 @@ enum SensitiveAction: String, CaseIterable, Sendable {
     case endOtherSessions = "end_other_sessions"
     /// Delete the account (`DELETE /user`).
     case deleteAccount = "delete_account"
+    /// Sign in to the console (`POST /console/sign-in` with password and code, or
+    /// `POST /console/sign-in/passkey`): an operator's way to every account's admin flows.
+    case consoleSignIn = "console_sign_in"
 
     /// The action as a person reads it in an answer ("to add a passkey").
     var purpose: String {
@@ -54,6 +57,7 @@ enum SensitiveAction: String, CaseIterable, Sendable {
         case .endOtherSession: "end another session"
         case .endOtherSessions: "sign out the account's other sessions"
         case .deleteAccount: "delete the account"
+        case .consoleSignIn: "sign in to the console"
         }
     }
 }

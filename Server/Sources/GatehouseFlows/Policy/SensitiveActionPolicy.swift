@@ -1,5 +1,6 @@
 import Foundation
-import GatehouseStorage
+import GatehouseCore
+package import GatehouseStorage
 import HTTPTypes
 
 /// The one table of sensitive actions (`security.md` §4b): for each ``SensitiveAction``, what the
@@ -8,7 +9,7 @@ import HTTPTypes
 ///
 /// Every entry also needs AAL2 from a user who has a verified factor: a password alone never
 /// changes the ways into an MFA account.
-enum SensitiveActionPolicy {
+package enum SensitiveActionPolicy {
     /// What the caller proves besides a live session.
     enum Proof: Sendable, Equatable {
         /// Nothing more (the session's assurance level only).
@@ -21,6 +22,14 @@ enum SensitiveActionPolicy {
         /// The request comes from the session that enrolled the factor (whose enrolment proved
         /// a recent authentication), and the factor has not lapsed.
         case enrollingSession
+        /// The operator role, and a multi-factor session: at AAL2 (a verified factor's code in
+        /// it, after the password), or holding a user-verifying passkey ceremony (a passkey is
+        /// something the operator has, unlocked by something they know or are: NIST SP 800-63B's
+        /// multi-factor cryptographic authenticator). Every assertion this server accepts carries
+        /// the UV flag (`RelyingParty` refuses one without it), so no passkey without user
+        /// verification ever admits. Checked at sign-in and on every console request
+        /// (``admitsOperator(_:isOperator:)``).
+        case operatorMultiFactor
     }
 
     /// A budget a sensitive request spends.
@@ -86,6 +95,24 @@ enum SensitiveActionPolicy {
             Rule(proof: .recentAuthentication, insufficientAAL: .unprocessableContent)
         case .deleteAccount:
             Rule(proof: .recentAuthentication, notice: .accountDeleted)
+        case .consoleSignIn:
+            // Each way spends its own: password and code the `/token` window and the factor's code
+            // budgets, a passkey the ceremonies' window.
+            Rule(
+                proof: .operatorMultiFactor,
+                insufficientAAL: .forbidden,
+                budgets: [.tokenRequests, .factorCodes, .passkeyCeremonies]
+            )
         }
+    }
+
+    /// ``Proof/operatorMultiFactor``: whether `session`, of a user who holds the operator role or
+    /// not, admits to the console. Both ways of signing in to the console ask it before issuing
+    /// the console's cookie, and every console request asks it again of the session row the
+    /// cookie is bound to (a factor removed drops that row to AAL1, which ends the console
+    /// session).
+    package static func admitsOperator(_ session: SessionRecord, isOperator: Bool) -> Bool {
+        guard isOperator, rule(for: .consoleSignIn).proof == .operatorMultiFactor else { return false }
+        return session.aal == .aal2 || session.amr.contains { $0.method == .passkey }
     }
 }

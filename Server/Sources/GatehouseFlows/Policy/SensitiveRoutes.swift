@@ -22,9 +22,10 @@ enum SensitiveRoutes {
         case secondFactorStep = "a step toward AAL2"
         /// Signed by Apple, about an Apple account (`/apple/notifications`).
         case providerNotification = "signed by the provider"
-        /// The console (`/console/…`): an operator's AAL2 sign-in, each form CSRF-checked, each
-        /// action the admin API's flow, audited with the operator as actor.
-        case console = "the console: an operator at AAL2, CSRF-checked, audited"
+        /// The console (`/console/…`) once signed in (``SensitiveAction/consoleSignIn``'s proof,
+        /// asked again on every request), each form CSRF-checked, each action the admin API's
+        /// flow, audited with the operator as actor.
+        case console = "the console: a signed-in operator, CSRF-checked, audited"
     }
 
     /// What a route is.
@@ -51,6 +52,8 @@ enum SensitiveRoutes {
         "DELETE /user/sessions/{id}": .sensitive([.endOtherSession]),
         "POST /logout": .sensitive([.endOtherSessions]),
         "DELETE /user": .sensitive([.deleteAccount]),
+        "POST /console/sign-in": .sensitive([.consoleSignIn]),
+        "POST /console/sign-in/passkey": .sensitive([.consoleSignIn]),
 
         "POST /signup": .exempt(.signIn),
         "POST /passkeys/authentication/options": .exempt(.signIn),
@@ -66,11 +69,12 @@ enum SensitiveRoutes {
         "POST /apple/notifications": .exempt(.providerNotification),
     ]
 
-    /// Admin routes are exempt as a whole (``Exemption/admin``).
+    /// Admin routes are exempt as a whole (``Exemption/admin``), and so are the console's besides
+    /// its sign-in (``Exemption/console``).
     static func entry(method: HTTPRequest.Method, path: String) -> Entry? {
         let path = path.hasPrefix("/") ? path : "/" + path
         if path.hasPrefix("/admin/") || path == "/invite" { return .exempt(.admin) }
-        if path.hasPrefix("/console/") { return .exempt(.console) }
-        return entries["\(method.rawValue) \(path)"]
+        if let entry = entries["\(method.rawValue) \(path)"] { return entry }
+        return path.hasPrefix("/console/") ? .exempt(.console) : nil
     }
 }

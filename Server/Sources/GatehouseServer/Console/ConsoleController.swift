@@ -6,10 +6,10 @@ import GatehouseStorage
 import HTTPTypes
 import Hummingbird
 
-/// The console at `/console`: server-rendered pages for operators, no script. Behind
+/// The console at `/console`: server-rendered pages for operators, working without script. Behind
 /// ``ConsoleHeadersMiddleware`` (CSP and friends on every answer) and ``ConsoleGateMiddleware``
 /// (404 until an operator exists); the sign-in page is open, every other page is behind
-/// ``ConsoleSessionMiddleware`` (a live AAL2 console session, and a CSRF token on each form).
+/// ``ConsoleSessionMiddleware`` (a live console session, and a CSRF token on each form).
 /// Each action calls the admin API's flow with the operator as the audit line's actor (the
 /// user page's: ``ConsoleUserActions``).
 struct ConsoleController: Sendable {
@@ -18,6 +18,8 @@ struct ConsoleController: Sendable {
     let secrets: ConsoleSecrets
     let sessions: ConsoleSessions
     let signIn: ConsoleSignIn
+    /// Whether the sign-in page offers passkeys (`GATEHOUSE_WEBAUTHN_RP_ID` is set).
+    let passkeysEnabled: Bool
     let lookup: AdminUserLookup
     /// The user page's forms (and the page they show again on a refusal).
     let actions: ConsoleUserActions
@@ -34,9 +36,12 @@ struct ConsoleController: Sendable {
             .add(middleware: ConsoleHeadersMiddleware())
             .add(middleware: ConsoleGateMiddleware(storage: storage))
         console.get("style.css") { _, _ in ConsoleResponse.css() }
-        console.get("time.js") { _, _ in ConsoleResponse.timeScript() }
+        console.get("time.js") { _, _ in ConsoleResponse.script(ConsoleScript.time) }
+        console.get("passkey.js") { _, _ in ConsoleResponse.script(ConsoleScript.passkey) }
         console.get("sign-in") { request, _ in signInPage(next: ConsoleForm.query(request)[.next], problem: nil) }
         console.post("sign-in") { request, context in try await signIn(request, context: context) }
+        console.post("sign-in/passkey/options") { request, context in try await passkeyOptions(request, context: context) }
+        console.post("sign-in/passkey") { request, context in try await passkeySignIn(request, context: context) }
 
         let signedIn = console.group()
             .add(middleware: ConsoleSessionMiddleware(sessions: sessions, cookie: cookie, rateLimits: rateLimits, now: now))
@@ -109,7 +114,12 @@ struct ConsoleController: Sendable {
         // A fresh random value per page: the form's CSRF token is its MAC, the cookie holds it.
         let value = ConsoleSecrets.newToken()
         return ConsoleResponse.html(
-            ConsoleSignInPage.render(csrf: secrets.csrf(for: value), next: ConsoleReturnPath(validating: next), problem: problem),
+            ConsoleSignInPage.render(
+                csrf: secrets.csrf(for: value),
+                next: ConsoleReturnPath(validating: next),
+                problem: problem,
+                passkeys: passkeysEnabled
+            ),
             status: status,
             cookies: [cookie.setting(.signInForm, value, maxAge: 3600)]
         )
@@ -117,21 +127,62 @@ struct ConsoleController: Sendable {
 
     private func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await ConsoleForm.read(request, context: context)
-        guard secrets.isCSRF(form[.csrf], for: cookie.value(.signInForm, in: request)) else {
-            return signInPage(
-                next: form[.next],
-                problem: "This form has expired or did not come from the console: try again.",
-                status: .forbidden
-            )
-        }
-        let token: String
-        do {
-            token = try await signIn(
+        guard isSignInForm(form, request) else { return expiredSignInPage(form) }
+        return try await signedIn(form) {
+            try await signIn(
                 email: form[.email] ?? "",
                 password: form.raw(.password),
                 code: form[.code] ?? "",
                 ip: context.clientKey
             )
+        }
+    }
+
+    /// `POST /console/sign-in/passkey/options`, from the sign-in page's script: the API's passkey
+    /// request options (JSON), for a request carrying the sign-in form's CSRF token.
+    private func passkeyOptions(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await ConsoleForm.read(request, context: context)
+        guard isSignInForm(form, request) else { return expiredSignInPage(form) }
+        do {
+            return try JSONBody.response(try await signIn.passkeyOptions(ip: context.clientKey), request: request)
+        } catch let refusal as ConsoleSignIn.Refusal {
+            // No new form cookie: the page's form stays good for the operator's next try.
+            let notice = ConsoleLayout.notice(ConsoleSignInPage.message(refusal), isError: true)
+            return ConsoleResponse.html(
+                ConsoleLayout.page(title: "Refused", operator: nil, content: notice),
+                status: .tooManyRequests
+            )
+        }
+    }
+
+    /// `POST /console/sign-in/passkey`: the passkey form the script filled with the assertion
+    /// (`challenge_id`, and `credential` as the JSON `PublicKeyCredential.toJSON()` gives).
+    private func passkeySignIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await ConsoleForm.read(request, context: context)
+        guard isSignInForm(form, request) else { return expiredSignInPage(form) }
+        let credential = try? JSONDecoder().decode(JSONValue.self, from: Data(form.raw(.credential).utf8))
+        let body = PasskeyVerifyRequest(challengeID: form[.challengeID] ?? "", credential: credential ?? .null)
+        return try await signedIn(form) { try await signIn(passkey: body, ip: context.clientKey) }
+    }
+
+    /// Whether `form` carries the CSRF token of the sign-in page's own cookie.
+    private func isSignInForm(_ form: ConsoleForm, _ request: Request) -> Bool {
+        secrets.isCSRF(form[.csrf], for: cookie.value(.signInForm, in: request))
+    }
+
+    private func expiredSignInPage(_ form: ConsoleForm) -> Response {
+        signInPage(
+            next: form[.next],
+            problem: "This form has expired or did not come from the console: try again.",
+            status: .forbidden
+        )
+    }
+
+    /// Runs a sign-in: its cookie and the page it asked for, or the sign-in page with the refusal.
+    private func signedIn(_ form: ConsoleForm, _ signingIn: () async throws -> String) async throws -> Response {
+        let token: String
+        do {
+            token = try await signingIn()
         } catch let refusal as ConsoleSignIn.Refusal {
             let status: HTTPResponse.Status =
                 switch refusal {

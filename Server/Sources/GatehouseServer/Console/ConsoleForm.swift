@@ -7,6 +7,8 @@ import Hummingbird
 enum ConsoleField: String, Sendable {
     case csrf, email, password, code, next, duration, kid, page, done, confirm
     case query = "q"
+    case challengeID = "challenge_id"
+    case credential
     case user, action, from, until, before, address, filter, provider, after
 }
 

@@ -3,10 +3,17 @@ import GatehouseFlows
 import GatehouseStorage
 
 /// The frame of every console page: the style sheet, the navigation with the sign-out form
-/// (carrying its CSRF token), a notice, the page's content. One small script from the console's
-/// origin shows times in the operator's time zone (``ConsoleScript``); every page works without it.
+/// (carrying its CSRF token), a notice, the page's content. Small scripts from the console's
+/// origin show times in the operator's time zone and, on the sign-in page, sign in with a passkey
+/// (``ConsoleScript``); every page works without them.
 enum ConsoleLayout {
-    static func page(title: String, operator signedIn: ConsoleOperator?, notice: HTML = .empty, content: HTML) -> HTML {
+    static func page(
+        title: String,
+        operator signedIn: ConsoleOperator?,
+        notice: HTML = .empty,
+        content: HTML,
+        scripts: [ConsoleScript.Name] = [.time]
+    ) -> HTML {
         let header: HTML =
             if let signedIn {
                 """
@@ -24,7 +31,7 @@ enum ConsoleLayout {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(title) · Gatehouse console</title>
             <link rel="stylesheet" href="/console/style.css">
-            <script src="/console/time.js" defer></script></head>
+            \(scripts.map { "<script src=\"\($0.path)\" defer></script>" as HTML })</head>
             <body>\(header)<main><h1>\(title)</h1>\(notice)\(content)</main></body></html>
             """
     }

@@ -2,9 +2,9 @@ import Foundation
 import GatehouseFlows
 import GatehouseStorage
 
-/// The operator of a console request, as ``ConsoleSessions`` found them: their user, the AAL2
-/// session row their console sign-in opened, and the CSRF token of this console session's
-/// forms.
+/// The operator of a console request, as ``ConsoleSessions`` found them: their user, the
+/// session row their console sign-in opened (AAL2, or signed in with a passkey), and the CSRF
+/// token of this console session's forms.
 struct ConsoleOperator: Sendable {
     var user: UserRecord
     var session: SessionRecord

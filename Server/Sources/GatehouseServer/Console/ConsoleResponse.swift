@@ -22,12 +22,12 @@ enum ConsoleResponse {
         return Response(status: .seeOther, headers: headers)
     }
 
-    /// The console's script (``ConsoleScript``).
-    static func timeScript() -> Response {
+    /// One of the console's scripts (``ConsoleScript``).
+    static func script(_ source: String) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/javascript; charset=utf-8"
         headers[.cacheControl] = "max-age=3600"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: ConsoleScript.time)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: source)))
     }
 
     static func css() -> Response {

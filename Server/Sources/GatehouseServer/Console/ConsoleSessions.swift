@@ -5,8 +5,10 @@ import GatehouseStorage
 
 /// Finds the operator behind a console cookie, or nobody: the console session must exist, be
 /// under 12 hours old and used within 30 minutes; the session row it is bound to must still
-/// exist (ending the operator's sessions ends it), be AAL2 and not ended by time; the user must
-/// hold the operator role and not be banned. Each request moves the idle limit on.
+/// exist (ending the operator's sessions ends it), still meet the table's proof for the console
+/// (``SensitiveActionPolicy/admitsOperator(_:isOperator:)``: the operator role, and AAL2 or a
+/// user-verifying passkey) and not be ended by time; the user must not be banned. Each request
+/// moves the idle limit on.
 struct ConsoleSessions: Sendable {
     let storage: any AuthStorage
     let secrets: ConsoleSecrets
@@ -32,7 +34,8 @@ struct ConsoleSessions: Sendable {
             else { return nil }
             return (session, user, try await reader.isOperator(userID: user.id))
         }
-        guard let (session, user, isOperator) = found, isOperator, session.aal == .aal2,
+        guard let (session, user, isOperator) = found,
+            SensitiveActionPolicy.admitsOperator(session, isOperator: isOperator),
             !lifetime.hasEnded(session, at: now), !user.isBanned(at: now)
         else { return nil }
         try await storage.autocommit { tx in try await tx.touchConsoleSession(tokenHash: hash, at: now) }

@@ -5,19 +5,24 @@ import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 
-/// `POST /console/sign-in`: an operator's address, password and authenticator code.
+/// `POST /console/sign-in`: an operator's address, password and authenticator code; or
+/// `POST /console/sign-in/passkey`: an operator's passkey.
 ///
-/// Every step is the API's own flow: the client's `/token` window (the same bucket and limit),
-/// then ``PasswordSignIn`` (its failed-password delays, its dummy hash for unknown addresses),
-/// which opens a real session row; then the role; then a TOTP challenge and
-/// ``FactorVerification``, which raise that session to AAL2. Only then is the console's cookie
-/// issued, bound to the session row. Anything short of that ends the session it opened: a
-/// non-operator hears the same refusal as a wrong password, an operator without a verified
-/// factor is told to enrol one.
+/// Every step is the API's own flow. With a password: the client's `/token` window (the same
+/// bucket and limit), then ``PasswordSignIn`` (its failed-password delays, its dummy hash for
+/// unknown addresses), which opens a real session row; then the role; then a TOTP challenge and
+/// ``FactorVerification``, which raise that session to AAL2. With a passkey: the passkey
+/// ceremonies' window, then ``PasskeySignIn`` (its single-use challenge, origin, RP id, user
+/// verification and counter checks), which opens the row; then the role. Only when the row meets
+/// the table's proof (``SensitiveActionPolicy/admitsOperator(_:isOperator:)``) is the console's
+/// cookie issued, bound to it. Anything short of that ends the session it opened: a non-operator
+/// hears the same refusal as a wrong credential, an operator without a verified factor is told
+/// to enrol one.
 struct ConsoleSignIn: Sendable {
     let storage: any AuthStorage
     let rateLimits: RateLimits
     let passwordSignIn: PasswordSignIn
+    let passkeySignIn: PasskeySignIn
     let authenticator: Authenticator
     let challenge: FactorChallengeCreation
     let verification: FactorVerification
@@ -37,15 +42,14 @@ struct ConsoleSignIn: Sendable {
         case wrongCode
         /// Too many tries from this client: wait this many seconds.
         case tooManyTries(Int?)
+        /// The passkey did not sign in (unknown, forged, replayed, without user verification, for
+        /// another site), or it is not an operator's: one message for all.
+        case wrongPasskey
     }
 
     /// Signs in; returns the new console session's cookie token.
     func callAsFunction(email: String, password: String, code: String, ip: String) async throws -> String {
-        do {
-            try await rateLimits.hit(.token, key: ip, now: now())
-        } catch let error as APIError where error.status == .tooManyRequests {
-            throw Refusal.tooManyTries(error.retryAfter)
-        }
+        try await spend(.token, ip: ip)
         let opened: WireSession
         do {
             opened = try await passwordSignIn(
@@ -55,11 +59,7 @@ struct ConsoleSignIn: Sendable {
         } catch let error as APIError {
             throw error.status == .tooManyRequests ? Refusal.tooManyTries(error.retryAfter) : Refusal.wrongCredentials
         }
-        let caller = try await authenticator.caller(bearer: opened.accessToken)
-        guard try await storage.read({ try await $0.isOperator(userID: caller.user.id) }) else {
-            try await end(caller, ip: ip, reason: "not an operator")
-            throw Refusal.wrongCredentials
-        }
+        let caller = try await operatorCaller(opened, ip: ip, refusal: .wrongCredentials)
         guard let factor = caller.user.factors.first(where: { $0.isVerified && $0.factorType == "totp" }) else {
             try await end(caller, ip: ip, reason: "no verified factor")
             throw Refusal.noFactor
@@ -76,6 +76,52 @@ struct ConsoleSignIn: Sendable {
             try await end(caller, ip: ip, reason: "wrong code")
             throw error.status == .tooManyRequests ? Refusal.tooManyTries(error.retryAfter) : Refusal.wrongCode
         }
+        return try await issue(caller, ip: ip, refusal: .wrongCode)
+    }
+
+    /// New passkey request options (``PasskeySignIn/options()``), spending the client's passkey
+    /// ceremonies window as `POST /passkeys/authentication/options` does.
+    func passkeyOptions(ip: String) async throws -> PasskeyOptions {
+        try await spend(.passkey, ip: ip)
+        return try await passkeySignIn.options()
+    }
+
+    /// Signs in with a passkey's assertion; returns the new console session's cookie token.
+    func callAsFunction(passkey body: PasskeyVerifyRequest, ip: String) async throws -> String {
+        try await spend(.passkey, ip: ip)
+        let opened: WireSession
+        do {
+            opened = try await passkeySignIn.verify(body, device: Self.device, ip: ip)
+        } catch let error as APIError {
+            throw error.status == .tooManyRequests ? Refusal.tooManyTries(error.retryAfter) : Refusal.wrongPasskey
+        }
+        let caller = try await operatorCaller(opened, ip: ip, refusal: .wrongPasskey)
+        return try await issue(caller, ip: ip, refusal: .wrongPasskey)
+    }
+
+    /// The caller of the session a sign-in just opened, if they hold the operator role; else that
+    /// session is ended and `refusal`, what a wrong credential hears, is thrown.
+    private func operatorCaller(_ opened: WireSession, ip: String, refusal: Refusal) async throws -> Caller {
+        let caller = try await authenticator.caller(bearer: opened.accessToken)
+        guard try await storage.read({ try await $0.isOperator(userID: caller.user.id) }) else {
+            try await end(caller, ip: ip, reason: "not an operator")
+            throw refusal
+        }
+        return caller
+    }
+
+    /// Spends the client's window of `bucket`.
+    private func spend(_ bucket: RateLimitBucket, ip: String) async throws {
+        do {
+            try await rateLimits.hit(bucket, key: ip, now: now())
+        } catch let error as APIError where error.status == .tooManyRequests {
+            throw Refusal.tooManyTries(error.retryAfter)
+        }
+    }
+
+    /// Issues the console session bound to `caller`'s session row, if that row, read again, still
+    /// meets the table's proof; else `refusal`.
+    private func issue(_ caller: Caller, ip: String, refusal: Refusal) async throws -> String {
         let token = ConsoleSecrets.newToken()
         let now = now()
         let record = ConsoleSessionRecord(
@@ -86,9 +132,12 @@ struct ConsoleSignIn: Sendable {
             lastSeenAt: now
         )
         try await storage.transaction { tx in
-            // The session must still be there and at AAL2 (ended or downgraded meanwhile: refused).
-            guard let session = try await tx.session(id: record.sessionID), session.aal == .aal2 else {
-                throw Refusal.wrongCode
+            // The session must still be there and meet the proof (ended, downgraded or the role
+            // revoked meanwhile: refused).
+            guard let session = try await tx.session(id: record.sessionID),
+                SensitiveActionPolicy.admitsOperator(session, isOperator: try await tx.isOperator(userID: record.userID))
+            else {
+                throw refusal
             }
             try await tx.insertConsoleSession(record)
             try await audit.record(.consoleSignedIn, actor: record.userID, ip: ip, in: tx)

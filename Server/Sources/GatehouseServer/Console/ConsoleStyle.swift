@@ -31,6 +31,7 @@ enum ConsoleStyle {
         pre { white-space: pre-wrap; word-break: break-word; margin: 0; font-size: .85rem; }
         form.inline { display: inline-flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: 0; }
         form.stack { display: grid; gap: .75rem; max-width: 24rem; }
+        p:empty { display: none; }
         label { display: grid; gap: .25rem; font-weight: 600; }
         input, select, button { font: inherit; padding: .45rem .6rem; border-radius: .35rem;
           border: 1px solid var(--line); background: var(--card); color: var(--fg); }

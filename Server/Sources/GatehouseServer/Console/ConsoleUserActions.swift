@@ -7,7 +7,7 @@ import HTTPTypes
 import Hummingbird
 
 /// The forms of a user's console page, each a POST behind ``ConsoleSessionMiddleware`` (a live
-/// AAL2 operator session and the page's CSRF token), each calling the admin API's own flow with
+/// operator session and the page's CSRF token), each calling the admin API's own flow with
 /// the operator as the audit line's actor and the user as its subject: no second
 /// implementation. A factor or passkey is looked up among the route's user's only, so another
 /// user's id is 404 and touches nothing. A refusal (a wrong typed confirmation, a confirmed

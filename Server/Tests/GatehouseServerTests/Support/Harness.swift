@@ -67,9 +67,10 @@ struct Harness {
         return Harness(server: server, mailer: mailer, clock: clock, directory: directory, configuration: configuration)
     }
 
-    /// Runs `body` against the server over real HTTP on loopback.
-    func live(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
-        try await LiveServer.run(server.application) { client in
+    /// Runs `body` against the server over real HTTP on loopback (on `127.0.0.1:fixedPort` when
+    /// the server must know its own address before it starts).
+    func live(fixedPort: Int? = nil, _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+        try await LiveServer.run(server.application, fixedPort: fixedPort) { client in
             try await body(Client(client: client, mailer: mailer, server: server))
         }
         try? await server.storage.close()
