@@ -83,7 +83,7 @@ struct ConsoleBrowserTests {
     }
 
     /// The passkey sign-in in Chromium (`Interop/console_passkey.py`): a virtual authenticator
-    /// creates the operator's passkey through the API and signs in with it on the console's page,
+    /// creates the operator's passkey through the API and signs in with it and the code on the console's page,
     /// through `/console/passkey.js` under the console's CSP; an authenticator without user
     /// verification and a non-operator's passkey get no console session. The server's origin
     /// must be known before it starts (the RP's origin): a free port, then the server on it.
@@ -102,6 +102,8 @@ struct ConsoleBrowserTests {
         try await harness.live(fixedPort: port) { client in
             let account = try await ConsoleOperatorAccount.make("operator@example.com", client, harness)
             let stranger = try await client.confirmedSession(email: "stranger@example.com")
+            let clock = harness.clock
+            let app = account.app
             let run = try await InteropScript.run(
                 "console_passkey.py",
                 [
@@ -109,7 +111,11 @@ struct ConsoleBrowserTests {
                     stranger.string("access_token") ?? "", Self.screenshots,
                 ],
                 timeout: .seconds(270)
-            )
+            ) { line in
+                guard line == "CODE?" else { return nil }
+                clock.advance(by: 30)
+                return app.code(at: clock.now())
+            }
             #expect(run.status == 0, "\(run.output)")
             #expect(run.output.contains("5 passed, 0 failed"))
         }

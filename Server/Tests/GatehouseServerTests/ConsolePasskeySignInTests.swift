@@ -8,9 +8,10 @@ import Testing
 
 @testable import GatehouseServer
 
-/// Issue 37: an operator signs in to the console with a passkey, over real HTTP, as an attacker
-/// would try it. The passkey stands in for password and code only when it verified the user (the
-/// table's ``SensitiveActionPolicy/Proof/operatorMultiFactor``); a non-operator's valid passkey
+/// Issue 37: an operator signs in to the console with a passkey and the authenticator code, over
+/// real HTTP, as an attacker would try it. The passkey takes the password's place, never the
+/// second factor's (the table's ``SensitiveActionPolicy/Proof/operatorAtAAL2``): an operator
+/// without a factor is told to enrol one, a wrong code is refused; a non-operator's valid passkey
 /// hears what a wrong passkey hears and its session is ended; an assertion without user
 /// verification, a replayed one, one for another site's RP id or origin, a forged or missing
 /// challenge and a missing or forged CSRF token are refused.
@@ -55,7 +56,7 @@ struct ConsolePasskeySignInTests {
             #expect(script.status == .ok && script.header("Content-Type") == "text/javascript; charset=utf-8")
             #expect(script.text.contains("navigator.credentials.get"))
 
-            let answer = try await passkey.signIn(browser, next: "/console/audit")
+            let answer = try await passkey.signIn(browser, code: account.code(harness.clock), next: "/console/audit")
             #expect(answer.status == .seeOther, "\(answer.text)")
             #expect(answer.header("Location") == "/console/audit")
             let cookie = try #require(ConsoleVisitor.setCookies(answer).first { $0.hasPrefix("gatehouse-console=") })
@@ -72,11 +73,13 @@ struct ConsolePasskeySignInTests {
             )
             let session = try #require(try await harness.server.storage.read { try await $0.session(id: record.sessionID) })
             #expect(session.device == ConsoleSignIn.device)
-            #expect(session.amr.map(\.method) == [.passkey])
-            // The audit lines of the password path: the API's sign-in, then the console's.
+            // The passkey, then the code: AAL2.
+            #expect(Set(session.amr.map(\.method)) == [.passkey, .totp] && session.aal == .aal2)
+            // The audit lines of the password path: the API's sign-in, the factor, the console's.
             let operatorID = try await Self.user(account.email, harness).id
             let lines = try await Self.audit(harness).filter { $0.actorID == operatorID }.map(\.action)
-            #expect(lines.prefix(2) == [.consoleSignedIn, .login], "\(lines)")
+            #expect(lines.first == .consoleSignedIn, "\(lines)")
+            #expect(Set(lines.prefix(4)) == [.consoleSignedIn, .factorVerified, .factorChallenged, .login], "\(lines)")
 
             // Signing out ends the console session and the row.
             let signOut = try await browser.submit("/console/sign-out", from: "/console")
@@ -86,31 +89,45 @@ struct ConsolePasskeySignInTests {
         }
     }
 
-    @Test func aPasskeyStandsInForPasswordAndCodeAndEndsWithTheOperatorsSessions() async throws {
-        try await Self.scene { harness, client, _, _ in
-            // An operator with a password and a passkey but no authenticator app: the password
-            // form tells them to enrol one, the passkey admits them.
+    @Test func aPasskeyIsAFirstFactorOnlyAndEndsWithTheOperatorsSessions() async throws {
+        try await Self.scene { harness, client, account, passkey in
+            // An operator with a password and a passkey but no authenticator app: told to enrol
+            // one whichever way in, and the session each attempt opened is ended.
             let solo = try await client.confirmedSession(email: "solo@example.com")
             try await OperatorRoles.grant(email: "solo@example.com", storage: harness.server.storage)
-            let passkey = try await ConsolePasskey.register(bearer: solo.string("access_token"), client)
+            let soloPasskey = try await ConsolePasskey.register(bearer: solo.string("access_token"), client)
+            let sessions = try await ConsoleSignInTests.sessionCount("solo@example.com", harness)
             let withPassword = try await ConsoleVisitor(client).signIn("solo@example.com", code: "123456")
             #expect(withPassword.status == .forbidden)
+            let noFactor = ConsoleVisitor(client)
+            let withPasskey = try await soloPasskey.signIn(noFactor, code: "123456")
+            #expect(withPasskey.status == .forbidden)
+            #expect(ConsoleSignInTests.notice(withPasskey.text) == HTML.escape(ConsoleSignInPage.message(.noFactor)))
+            #expect(noFactor.cookies["gatehouse-console"] == nil)
+            #expect(try await ConsoleSignInTests.sessionCount("solo@example.com", harness) == sessions)
+
+            // The operator's passkey with a wrong code: refused, and its session ended.
+            let operatorSessions = try await ConsoleSignInTests.sessionCount(account.email, harness)
+            let wrong = ConsoleVisitor(client)
+            let wrongCode = try await passkey.signIn(wrong, code: "000000")
+            #expect(wrongCode.status == .badRequest)
+            #expect(ConsoleSignInTests.notice(wrongCode.text) == HTML.escape(ConsoleSignInPage.message(.wrongCode)))
+            #expect(wrong.cookies["gatehouse-console"] == nil)
+            #expect(try await ConsoleSignInTests.sessionCount(account.email, harness) == operatorSessions)
+
+            // With the code it admits; the operator's sessions ended from the API
+            // (`POST /logout?scope=global` from the AAL2 session the account was made with) end
+            // the console's with them.
             let browser = ConsoleVisitor(client)
-            #expect(try await passkey.signIn(browser).status == .seeOther)
+            #expect(try await passkey.signIn(browser, code: account.code(harness.clock)).status == .seeOther)
             #expect(try await browser.get("/console/users").status == .ok)
-            // The operator's sessions ended from the API (`POST /logout?scope=global`, with a
-            // fresh sign-in): the console's ends with them.
-            let fresh = try await client.post(
-                "/token?grant_type=password",
-                #"{"email":"solo@example.com","password":"correct horse battery"}"#
-            )
-            let logout = try await client.post("/logout?scope=global", bearer: fresh.string("access_token"))
+            let logout = try await client.post("/logout?scope=global", bearer: account.session.string("access_token"))
             #expect(logout.status == .noContent)
             #expect(try await browser.get("/console/users").status == .seeOther)
             // And the role revoked ends the next one.
             let again = ConsoleVisitor(client)
-            #expect(try await passkey.signIn(again).status == .seeOther)
-            try await OperatorRoles.revoke(email: "solo@example.com", storage: harness.server.storage)
+            #expect(try await passkey.signIn(again, code: account.code(harness.clock)).status == .seeOther)
+            try await OperatorRoles.revoke(email: account.email, storage: harness.server.storage)
             #expect(try await again.get("/console/users").status == .seeOther)
         }
     }
@@ -163,23 +180,32 @@ struct ConsolePasskeySignInTests {
                 for: operatorID,
                 storage: harness.server.storage
             )
-            #expect(try await verifying.signIn(ConsoleVisitor(client)).status == .seeOther)
+            #expect(
+                try await verifying.signIn(ConsoleVisitor(client), code: account.code(harness.clock)).status == .seeOther
+            )
         }
     }
 
     @Test func aReplayedAssertionOrChallengeIsRefused() async throws {
-        try await Self.scene { _, client, _, passkey in
+        try await Self.scene { harness, client, account, passkey in
             let browser = ConsoleVisitor(client)
             let (csrf, options) = try await ConsolePasskey.options(browser)
             let (challengeID, credential) = try passkey.assertion(options)
-            let fields = [("csrf", csrf), ("challenge_id", challengeID), ("credential", credential)]
+            let fields = [
+                ("csrf", csrf), ("challenge_id", challengeID), ("credential", credential),
+                ("code", account.code(harness.clock)),
+            ]
             #expect(try await browser.post("/console/sign-in/passkey", fields).status == .seeOther)
-            // The very request again, from another browser with a valid form of its own.
+            // The very request again, from another browser with a valid form of its own and a
+            // fresh code: the assertion is what is refused.
             let thief = ConsoleVisitor(client)
             let (thiefCSRF, _) = try await ConsolePasskey.options(thief)
             let replayed = try await thief.post(
                 "/console/sign-in/passkey",
-                [("csrf", thiefCSRF), ("challenge_id", challengeID), ("credential", credential)]
+                [
+                    ("csrf", thiefCSRF), ("challenge_id", challengeID), ("credential", credential),
+                    ("code", account.code(harness.clock)),
+                ]
             )
             #expect(replayed.status == .badRequest)
             #expect(ConsoleSignInTests.notice(replayed.text) == Self.refused)
@@ -236,7 +262,7 @@ struct ConsolePasskeySignInTests {
     }
 
     @Test func aForgedOrMissingCSRFTokenOrChallengeIsRefused() async throws {
-        try await Self.scene { _, client, _, passkey in
+        try await Self.scene { harness, client, account, passkey in
             // Options without the page's token (a cross-site fetch): refused, no challenge issued.
             let bare = try await ConsoleVisitor(client).post("/console/sign-in/passkey/options", [])
             #expect(bare.status == .forbidden && bare["challenge_id"] == nil)
@@ -259,7 +285,7 @@ struct ConsolePasskeySignInTests {
             #expect(ConsoleVisitor.csrf(in: forged.text) != csrf)
             let genuine = try await browser.post(
                 "/console/sign-in/passkey",
-                [("csrf", ConsoleVisitor.csrf(in: forged.text) ?? "")] + assertion
+                [("csrf", ConsoleVisitor.csrf(in: forged.text) ?? ""), ("code", account.code(harness.clock))] + assertion
             )
             #expect(genuine.status == .seeOther && browser.cookies["gatehouse-console"] != nil)
 
@@ -285,9 +311,9 @@ struct ConsolePasskeySignInTests {
     @Test func theSignInSpendsTheAPIsPasskeyWindow() async throws {
         // Registration spends two requests of the window; the console's options and sign-in
         // spend the rest, and then the API's passkey routes are refused too.
-        try await Self.scene({ $0.rateLimits.passkey = 4 }) { _, client, _, passkey in
+        try await Self.scene({ $0.rateLimits.passkey = 4 }) { harness, client, account, passkey in
             let browser = ConsoleVisitor(client)
-            #expect(try await passkey.signIn(browser).status == .seeOther)
+            #expect(try await passkey.signIn(browser, code: account.code(harness.clock)).status == .seeOther)
             let (_, refused) = try await ConsolePasskey.options(ConsoleVisitor(client))
             #expect(refused.status == .tooManyRequests)
             #expect(ConsoleSignInTests.notice(refused.text)?.hasPrefix("Too many tries") == true)
@@ -310,14 +336,16 @@ struct ConsolePasskeySignInTests {
             record.aal = aal
             return record
         }
-        #expect(SensitiveActionPolicy.rule(for: .consoleSignIn).proof == .operatorMultiFactor)
+        #expect(SensitiveActionPolicy.rule(for: .consoleSignIn).proof == .operatorAtAAL2)
         let password = session([.password], aal: .aal1)
         let passwordAndCode = session([.totp, .password], aal: .aal2)
         let passkey = session([.passkey], aal: .aal1)
+        let passkeyAndCode = session([.totp, .passkey], aal: .aal2)
         #expect(!SensitiveActionPolicy.admitsOperator(password, isOperator: true))
+        #expect(!SensitiveActionPolicy.admitsOperator(passkey, isOperator: true))
         #expect(SensitiveActionPolicy.admitsOperator(passwordAndCode, isOperator: true))
-        #expect(SensitiveActionPolicy.admitsOperator(passkey, isOperator: true))
-        for admitted in [passwordAndCode, passkey] {
+        #expect(SensitiveActionPolicy.admitsOperator(passkeyAndCode, isOperator: true))
+        for admitted in [passwordAndCode, passkeyAndCode] {
             #expect(!SensitiveActionPolicy.admitsOperator(admitted, isOperator: false))
         }
     }

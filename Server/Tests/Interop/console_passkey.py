@@ -1,14 +1,16 @@
 """Drives Debian's headless Chromium through the console's passkey sign-in (issue 37), with a
 virtual authenticator (the DevTools protocol's WebAuthn domain) standing in for the operator's
 device: the operator registers a passkey through the API as users do (the browser creates it),
-then signs in to the console with it through the page's own script, under the console's
-Content-Security-Policy. An authenticator that cannot verify its user (no PIN, no biometrics)
-gets no console session, and neither does a non-operator's passkey.
+then signs in to the console with it and the code of the operator's authenticator app through
+the page's own script, under the console's Content-Security-Policy. An authenticator that cannot
+verify its user (no PIN, no biometrics) gets no console session, and neither does a
+non-operator's passkey.
 
 Usage: python3 console_passkey.py BASE_URL OPERATOR OPERATOR_ACCESS_TOKEN NON_OPERATOR_ACCESS_TOKEN SCREENSHOTS
 
-BASE_URL is http://localhost:PORT, the server's WebAuthn origin (RP id `localhost`). Every wait
-is bounded; prints one line per step and a closing "N passed, N failed" line; exits non-zero on
+BASE_URL is http://localhost:PORT, the server's WebAuthn origin (RP id `localhost`). The script
+prints "CODE?" when it needs the operator's current authenticator code and reads it from its
+standard input (the test owns the server's clock). Every wait is bounded; prints one line per step and a closing "N passed, N failed" line; exits non-zero on
 failure.
 """
 
@@ -56,6 +58,13 @@ async (options) => {
   };
 }
 """
+
+
+def ask_code():
+    print("CODE?", flush=True)
+    code = sys.stdin.readline().strip()
+    assert len(code) == 6, f"no code: {code!r}"
+    return code
 
 
 def api(path, body, bearer):
@@ -109,8 +118,9 @@ with sync_playwright() as playwright:
         )
         assert status == 200, (status, answer)
 
-    def sign_in_with_passkey(page):
+    def sign_in_with_passkey(page, code="000000"):
         page.goto(f"{BASE}/console/sign-in")
+        page.fill("#passkey-form input[name=code]", code)
         page.click("#passkey-sign-in")
 
     operator_context, operator, operator_cdp, operator_authenticator = device()
@@ -125,6 +135,7 @@ with sync_playwright() as playwright:
         # Shown by the script (CSP: script-src 'self'), hidden without it.
         assert operator.is_visible("#passkey-sign-in"), "the passkey button is hidden"
         operator.screenshot(path=os.path.join(SHOTS, "sign-in-passkey-desktop.png"), full_page=True)
+        operator.fill("#passkey-form input[name=code]", ask_code())
         with operator.expect_navigation(url="**/console/users"):
             operator.click("#passkey-sign-in")
         assert OPERATOR in operator.content(), "the users page does not list the operator"
@@ -138,7 +149,7 @@ with sync_playwright() as playwright:
             register(page, OPERATOR_TOKEN)
             # The same device, its PIN and biometrics gone: presence only.
             cdp.send("WebAuthn.setUserVerified", {"authenticatorId": authenticator, "isUserVerified": False})
-            sign_in_with_passkey(page)
+            sign_in_with_passkey(page, ask_code())
             page.wait_for_function(
                 "() => document.location.pathname !== '/console/users'"
                 " && ((document.getElementById('passkey-problem') || {}).textContent"
@@ -171,7 +182,7 @@ with sync_playwright() as playwright:
             context.close()
 
     step("the operator registers a passkey through the API", operator_registers_a_passkey)
-    step("the operator signs in to the console with it", operator_signs_in_with_the_passkey)
+    step("the operator signs in to the console with it and a code", operator_signs_in_with_the_passkey)
     step("a passkey without user verification gets no console session", without_user_verification_no_session)
     step("a non-operator's passkey hears what a wrong passkey hears", non_operator_is_refused)
     step("without script the page is the password form", without_javascript_the_password_form_remains)

@@ -22,14 +22,12 @@ package enum SensitiveActionPolicy {
         /// The request comes from the session that enrolled the factor (whose enrolment proved
         /// a recent authentication), and the factor has not lapsed.
         case enrollingSession
-        /// The operator role, and a multi-factor session: at AAL2 (a verified factor's code in
-        /// it, after the password), or holding a user-verifying passkey ceremony (a passkey is
-        /// something the operator has, unlocked by something they know or are: NIST SP 800-63B's
-        /// multi-factor cryptographic authenticator). Every assertion this server accepts carries
-        /// the UV flag (`RelyingParty` refuses one without it), so no passkey without user
-        /// verification ever admits. Checked at sign-in and on every console request
-        /// (``admitsOperator(_:isOperator:)``).
-        case operatorMultiFactor
+        /// The operator role, and a session at AAL2: a first factor (the password, or a passkey,
+        /// which this server accepts only with user verification) and then a verified factor's
+        /// code in the same session. An operator without a verified factor is told to enrol one.
+        /// Checked at sign-in and on every console request (``admitsOperator(_:isOperator:)``),
+        /// so a factor removed, which drops the session to AAL1, ends the console session.
+        case operatorAtAAL2
     }
 
     /// A budget a sensitive request spends.
@@ -96,23 +94,24 @@ package enum SensitiveActionPolicy {
         case .deleteAccount:
             Rule(proof: .recentAuthentication, notice: .accountDeleted)
         case .consoleSignIn:
-            // Each way spends its own: password and code the `/token` window and the factor's code
-            // budgets, a passkey the ceremonies' window.
+            // Each way spends its own first-factor window (a password `/token`'s, a passkey the
+            // ceremonies'), and both the factor's code budgets.
             Rule(
-                proof: .operatorMultiFactor,
+                proof: .operatorAtAAL2,
                 insufficientAAL: .forbidden,
                 budgets: [.tokenRequests, .factorCodes, .passkeyCeremonies]
             )
         }
     }
 
-    /// ``Proof/operatorMultiFactor``: whether `session`, of a user who holds the operator role or
-    /// not, admits to the console. Both ways of signing in to the console ask it before issuing
-    /// the console's cookie, and every console request asks it again of the session row the
-    /// cookie is bound to (a factor removed drops that row to AAL1, which ends the console
-    /// session).
+    /// ``Proof/operatorAtAAL2``: whether `session`, of a user who holds the operator role or not,
+    /// admits to the console. Both ways of signing in to the console ask it before issuing the
+    /// console's cookie, and every console request asks it again of the session row the cookie
+    /// is bound to (a factor removed drops that row to AAL1, which ends the console session).
     package static func admitsOperator(_ session: SessionRecord, isOperator: Bool) -> Bool {
-        guard isOperator, rule(for: .consoleSignIn).proof == .operatorMultiFactor else { return false }
-        return session.aal == .aal2 || session.amr.contains { $0.method == .passkey }
+        switch rule(for: .consoleSignIn).proof {
+        case .operatorAtAAL2: isOperator && session.aal == .aal2
+        case .none, .recentAuthentication, .enrollingSession: false
+        }
     }
 }

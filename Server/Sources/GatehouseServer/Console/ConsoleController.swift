@@ -156,13 +156,16 @@ struct ConsoleController: Sendable {
     }
 
     /// `POST /console/sign-in/passkey`: the passkey form the script filled with the assertion
-    /// (`challenge_id`, and `credential` as the JSON `PublicKeyCredential.toJSON()` gives).
+    /// (`challenge_id`, and `credential` as the JSON `PublicKeyCredential.toJSON()` gives), with
+    /// the authenticator code the operator typed.
     private func passkeySignIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await ConsoleForm.read(request, context: context)
         guard isSignInForm(form, request) else { return expiredSignInPage(form) }
         let credential = try? JSONDecoder().decode(JSONValue.self, from: Data(form.raw(.credential).utf8))
         let body = PasskeyVerifyRequest(challengeID: form[.challengeID] ?? "", credential: credential ?? .null)
-        return try await signedIn(form) { try await signIn(passkey: body, ip: context.clientKey) }
+        return try await signedIn(form) {
+            try await signIn(passkey: body, code: form[.code] ?? "", ip: context.clientKey)
+        }
     }
 
     /// Whether `form` carries the CSRF token of the sign-in page's own cookie.

@@ -6,14 +6,16 @@ import GatehouseStorage
 import HTTPTypes
 
 /// `POST /console/sign-in`: an operator's address, password and authenticator code; or
-/// `POST /console/sign-in/passkey`: an operator's passkey.
+/// `POST /console/sign-in/passkey`: an operator's passkey and authenticator code.
 ///
 /// Every step is the API's own flow. With a password: the client's `/token` window (the same
 /// bucket and limit), then ``PasswordSignIn`` (its failed-password delays, its dummy hash for
 /// unknown addresses), which opens a real session row; then the role; then a TOTP challenge and
 /// ``FactorVerification``, which raise that session to AAL2. With a passkey: the passkey
 /// ceremonies' window, then ``PasskeySignIn`` (its single-use challenge, origin, RP id, user
-/// verification and counter checks), which opens the row; then the role. Only when the row meets
+/// verification and counter checks), which opens the row; then the role; then the same TOTP step.
+/// Either way the passkey or the password is the first factor and the code the second. Only when
+/// the row meets
 /// the table's proof (``SensitiveActionPolicy/admitsOperator(_:isOperator:)``) is the console's
 /// cookie issued, bound to it. Anything short of that ends the session it opened: a non-operator
 /// hears the same refusal as a wrong credential, an operator without a verified factor is told
@@ -60,6 +62,14 @@ struct ConsoleSignIn: Sendable {
             throw error.status == .tooManyRequests ? Refusal.tooManyTries(error.retryAfter) : Refusal.wrongCredentials
         }
         let caller = try await operatorCaller(opened, ip: ip, refusal: .wrongCredentials)
+        try await raiseToAAL2(caller, code: code, ip: ip)
+        return try await issue(caller, ip: ip, refusal: .wrongCode)
+    }
+
+    /// The second factor of either way in: a TOTP challenge and ``FactorVerification`` of `code`,
+    /// which raise the opened session to AAL2. Without a verified factor, or with a wrong code,
+    /// the session is ended and the refusal says which.
+    private func raiseToAAL2(_ caller: Caller, code: String, ip: String) async throws {
         guard let factor = caller.user.factors.first(where: { $0.isVerified && $0.factorType == "totp" }) else {
             try await end(caller, ip: ip, reason: "no verified factor")
             throw Refusal.noFactor
@@ -76,7 +86,6 @@ struct ConsoleSignIn: Sendable {
             try await end(caller, ip: ip, reason: "wrong code")
             throw error.status == .tooManyRequests ? Refusal.tooManyTries(error.retryAfter) : Refusal.wrongCode
         }
-        return try await issue(caller, ip: ip, refusal: .wrongCode)
     }
 
     /// New passkey request options (``PasskeySignIn/options()``), spending the client's passkey
@@ -86,8 +95,9 @@ struct ConsoleSignIn: Sendable {
         return try await passkeySignIn.options()
     }
 
-    /// Signs in with a passkey's assertion; returns the new console session's cookie token.
-    func callAsFunction(passkey body: PasskeyVerifyRequest, ip: String) async throws -> String {
+    /// Signs in with a passkey's assertion and the authenticator code; returns the new console
+    /// session's cookie token.
+    func callAsFunction(passkey body: PasskeyVerifyRequest, code: String, ip: String) async throws -> String {
         try await spend(.passkey, ip: ip)
         let opened: WireSession
         do {
@@ -96,7 +106,8 @@ struct ConsoleSignIn: Sendable {
             throw error.status == .tooManyRequests ? Refusal.tooManyTries(error.retryAfter) : Refusal.wrongPasskey
         }
         let caller = try await operatorCaller(opened, ip: ip, refusal: .wrongPasskey)
-        return try await issue(caller, ip: ip, refusal: .wrongPasskey)
+        try await raiseToAAL2(caller, code: code, ip: ip)
+        return try await issue(caller, ip: ip, refusal: .wrongCode)
     }
 
     /// The caller of the session a sign-in just opened, if they hold the operator role; else that

@@ -115,13 +115,14 @@ struct ConsolePasskey {
         return verified.status == .ok ? nil : verified.string("msg") ?? verified.text
     }
 
-    /// Signs in on the console with this passkey: the page, the options, the assertion, the form.
+    /// Signs in on the console with this passkey and the authenticator `code`: the page, the
+    /// options, the assertion, the form.
     @discardableResult
-    func signIn(_ visitor: ConsoleVisitor, next: String? = nil) async throws -> Reply {
+    func signIn(_ visitor: ConsoleVisitor, code: String = "", next: String? = nil) async throws -> Reply {
         let (csrf, options) = try await Self.options(visitor)
         guard options.status == .ok else { return options }
         let (challengeID, credential) = try assertion(options)
-        var fields = [("csrf", csrf), ("challenge_id", challengeID), ("credential", credential)]
+        var fields = [("csrf", csrf), ("challenge_id", challengeID), ("credential", credential), ("code", code)]
         if let next { fields.append(("next", next)) }
         return try await visitor.post("/console/sign-in/passkey", fields)
     }
