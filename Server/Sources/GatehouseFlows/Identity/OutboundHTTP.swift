@@ -16,9 +16,9 @@ import NIOSSL
 /// Not async-http-client, measured (27 November 2026): the same server with this type on
 /// async-http-client (a client of the process, never used while idle) started with 2.2 MiB
 /// more resident memory (debug builds, three starts each on SQLite: 48.6–49.1 MiB against
-/// 50.8–51.3 MiB), and the release server's idle memory is 38.3–39.9 MiB against its 40 MiB
-/// bound (`Benchmarks/README.md`). The library's pooling would not pay here either: a key set
-/// is fetched once per cache age, a token exchange once per sign-in.
+/// 50.8–51.3 MiB), while the release server's idle memory is already at its 40 MiB bound
+/// (40.4–41.6 MiB, `Benchmarks/README.md`). The library's pooling would not pay here either: a
+/// key set is fetched once per cache age, a token exchange once per sign-in.
 struct OutboundHTTP: Sendable {
     let url: URL
     let accept: String
