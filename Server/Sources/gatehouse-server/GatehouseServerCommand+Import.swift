@@ -21,7 +21,10 @@ extension GatehouseServerCommand {
         )
 
         struct Users: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "users", abstract: "Import an export (the default).")
+            static let configuration = CommandConfiguration(
+                commandName: "users",
+                abstract: "Import an export (the default)."
+            )
 
             @OptionGroup var options: ServerOptions
 
@@ -66,7 +69,9 @@ extension GatehouseServerCommand {
                 let firebase: FirebaseHashParameters?
                 do {
                     if let hashConfig {
-                        firebase = try FirebaseHashParameters(consoleText: String(contentsOfFile: hashConfig, encoding: .utf8))
+                        firebase = try FirebaseHashParameters(
+                            consoleText: String(contentsOfFile: hashConfig, encoding: .utf8)
+                        )
                     } else {
                         firebase = try FirebaseHashParameters(environment: ProcessInfo.processInfo.environment)
                     }
@@ -126,7 +131,8 @@ extension GatehouseServerCommand {
                     throw ValidationError("--from must be firebase, supabase or auth0.")
                 }
                 try await options.withDatabase { database in
-                    guard let user = try await UserImport.user(from: source, sourceID: sourceID, database: database) else {
+                    guard let user = try await UserImport.user(from: source, sourceID: sourceID, database: database)
+                    else {
                         throw ValidationError("No user was imported from \(source.rawValue) as \(sourceID).")
                     }
                     print("\(user.id.uuidString.lowercased())  \(user.email ?? "-")")

@@ -1,8 +1,8 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 33: the character classes of `Server/openapi.yaml` are the server's own, so that
@@ -50,7 +50,8 @@ struct APIDocumentPatternTests {
         var line = ""
         for range in ranges {
             let token =
-                range.count == 1 ? escaped(range.lowerBound) : escaped(range.lowerBound) + "-" + escaped(range.upperBound)
+                range.count == 1
+                ? escaped(range.lowerBound) : escaped(range.lowerBound) + "-" + escaped(range.upperBound)
             if line.count + token.count > 90 {
                 lines.append(line)
                 line = ""
@@ -104,6 +105,9 @@ struct APIDocumentPatternTests {
         #expect(documented == whiteSpace)
         #expect(Self.yaml.components(separatedBy: Self.whiteSpaceClass).count > 4, "the document's patterns use it")
         #expect(" \u{3000}Ada\u{2028}\t".trimmingWhiteSpace == "Ada")
-        #expect("\u{200B}Ada".trimmingWhiteSpace == "\u{200B}Ada", "U+200B is no white space (Foundation's set on Linux has it)")
+        #expect(
+            "\u{200B}Ada".trimmingWhiteSpace == "\u{200B}Ada",
+            "U+200B is no white space (Foundation's set on Linux has it)"
+        )
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import JWTKit
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The signer that makes every access token without jwt-kit's key collection: the same

@@ -1,8 +1,8 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseStorage
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The pure rule of `security.md` OWN-1, on every branch.

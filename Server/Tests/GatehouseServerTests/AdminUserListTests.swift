@@ -1,12 +1,12 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 import PostgresNIO
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// `GET /admin/users?page=&per_page=` without reading the users table beyond the page (issue

@@ -1,9 +1,9 @@
 import Foundation
-@testable import GatehouseFlows
 import HTTPTypes
 import Logging
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 30: an Apple sign-in without its `authorization_code` is answered normally, and the
@@ -60,6 +60,8 @@ struct AppleMissingCodeTests {
         notice.note(clientID: "com.example.app")
         notice.note(clientID: "com.example.app")
         notice.note(clientID: "com.example.web")
-        #expect(lines.objects.compactMap { $0["apple.client_id"] as? String } == ["com.example.app", "com.example.web"])
+        #expect(
+            lines.objects.compactMap { $0["apple.client_id"] as? String } == ["com.example.app", "com.example.web"]
+        )
     }
 }

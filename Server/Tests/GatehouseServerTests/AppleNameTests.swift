@@ -1,9 +1,9 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Apple gives the user's name on the first authorization only, never in the ID token

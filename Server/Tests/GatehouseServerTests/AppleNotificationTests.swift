@@ -1,8 +1,8 @@
 import Foundation
-@testable import GatehouseFlows
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// `POST /apple/notifications` (issue 21): Apple's server-to-server notifications, signed by a
@@ -225,7 +225,12 @@ struct AppleNotificationTests {
                 ),
                 (
                     "unknown key",
-                    try apple.notification("account-delete", subject: "apple-1", now: now, key: try await FakeProvider.Key.make())
+                    try apple.notification(
+                        "account-delete",
+                        subject: "apple-1",
+                        now: now,
+                        key: try await FakeProvider.Key.make()
+                    )
                 ),
                 (
                     "other app",

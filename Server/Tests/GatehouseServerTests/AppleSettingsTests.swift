@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Apple's developer key settings (issue 21): all or nothing, with clear errors.

@@ -1,11 +1,11 @@
 import Crypto
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Apple's refresh token (issue 21): the server exchanges the `authorization_code` sent beside

@@ -1,10 +1,10 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 33: the audit log's actions are one typed vocabulary (``AuditAction``), the same list as
@@ -124,7 +124,8 @@ struct AuditActionTests {
     /// The backticked names in the first column of the table under "## The audit log".
     static func actionsListedInTheReference() throws -> [String] {
         let text = try String(contentsOf: root.appendingPathComponent(reference), encoding: .utf8)
-        let section = try #require(text.components(separatedBy: "\n## The audit log\n").dropFirst().first)
+        let section =
+            try #require(text.components(separatedBy: "\n## The audit log\n").dropFirst().first)
             .components(separatedBy: "\n## ").first ?? ""
         let names = section.split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("| `") else { return nil }

@@ -1,9 +1,9 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseStorage
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 33: providers are typed at the storage seam (``AuthProvider``): identities, flows,

@@ -1,8 +1,8 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseProcessTesting
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// A real browser through the sign-ins (issue 36): Debian's Chromium, headless, driven by

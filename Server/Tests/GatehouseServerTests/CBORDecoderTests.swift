@@ -1,8 +1,8 @@
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The strict CBOR decoder of WebAuthn: what it reads, and every kind of input it refuses.

@@ -1,9 +1,9 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Names a person chooses (a factor's or a passkey's friendly name, a factor's issuer) refuse

@@ -1,8 +1,8 @@
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseStorage
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The one mapping between code purposes and the wire's verification types.

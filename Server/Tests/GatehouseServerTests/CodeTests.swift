@@ -1,8 +1,8 @@
 import Foundation
-@testable import GatehouseFlows
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 @Suite("One-time codes, recovery and enumeration")

@@ -1,8 +1,8 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The list of common passwords a new password is checked against.

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
-@testable import GatehouseFlows
 import JWTKit
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The byte-level cut of a token into its segments, and the header texts the verifier

@@ -1,11 +1,11 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseProcessTesting
 import GatehouseServerSupport
 import HTTPTypes
 import HummingbirdTesting
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 15: connections that stall (half a head, a body that stops or trickles) are closed

@@ -1,8 +1,8 @@
-@testable import GatehouseFlows
 import GatehouseStorage
 import Synchronization
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The bound on the wait for a pooled PostgreSQL connection (issue 32): the caller is answered

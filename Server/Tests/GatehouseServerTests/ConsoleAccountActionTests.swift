@@ -1,11 +1,11 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 37: the user page's account actions over real HTTP: remove a factor or a passkey, send

@@ -1,10 +1,10 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 37: the console's forms spend the operator's own budget
@@ -14,7 +14,12 @@ import Testing
 @Suite("Console action budget")
 struct ConsoleActionBudgetTests {
     @Test func anOperatorsFormsAreCountedAndTheOverflowDoesNothing() async throws {
-        try await ConsoleAttackTests.scene({ $0.rateLimits.consoleActions = 3 }) { harness, client, browser, _, victim in
+        try await ConsoleAttackTests.scene({ $0.rateLimits.consoleActions = 3 }) {
+            harness,
+            client,
+            browser,
+            _,
+            victim in
             let page = "/console/users/\(victim.id.key)"
             let ban = [("duration", "24h")]
             #expect(try await browser.submit("\(page)/ban", from: page, ban).status == .seeOther)

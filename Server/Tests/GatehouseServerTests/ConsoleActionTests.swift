@@ -1,10 +1,10 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 37: the console's pages and actions over real HTTP. Each action is the admin API's
@@ -26,7 +26,9 @@ struct ConsoleActionTests {
             #expect(try await client.refresh(device.string("refresh_token") ?? "").status == .badRequest)
             #expect(try await client.signIn("victim@example.com").errorCode == "user_banned")
             let op = try #require(try await harness.server.storage.read { try await $0.user(email: account.email) })
-            let line = try #require(try await Self.lines(harness, AuditQuery(user: victim.id, action: .adminUserModified)).first)
+            let line = try #require(
+                try await Self.lines(harness, AuditQuery(user: victim.id, action: .adminUserModified)).first
+            )
             #expect(line.actorID == op.id && line.subjectID == victim.id)
             // An unknown period is refused; the offered ones are the admin API's durations.
             let odd = try await browser.submit("\(page)/ban", from: page, [("duration", "5y")])
@@ -55,7 +57,9 @@ struct ConsoleActionTests {
             #expect(try await client.refresh(phone.string("refresh_token") ?? "").status == .badRequest)
             let rotated = try await client.refresh(laptop.string("refresh_token") ?? "")
             #expect(rotated.status == .ok)
-            let line = try #require(try await Self.lines(harness, AuditQuery(user: victim.id, action: .sessionEnded)).first)
+            let line = try #require(
+                try await Self.lines(harness, AuditQuery(user: victim.id, action: .sessionEnded)).first
+            )
             #expect(line.detail == "console" && line.subjectID == victim.id)
             // All of them.
             let all = try await browser.submit("\(page)/sessions/end", from: page)
@@ -70,16 +74,26 @@ struct ConsoleActionTests {
             let before = try await SigningKeyAdmin.list(storage: harness.server.storage)
             let rotated = try await browser.submit("/console/keys/rotate", from: "/console/keys")
             #expect(rotated.status == .seeOther)
-            let after = try await SigningKeyAdmin.list(storage: harness.server.storage).sorted { $0.createdAt < $1.createdAt }
+            let after = try await SigningKeyAdmin.list(storage: harness.server.storage).sorted {
+                $0.createdAt < $1.createdAt
+            }
             #expect(after.count == before.count + 1)
             let page = try await browser.get("/console/keys?done=key-rotated")
             #expect(page.text.contains(after.last?.kid ?? "-"))
             #expect(!page.text.contains("PRIVATE KEY"))
             // The newest key is the one that signs: not retired.
-            let refused = try await browser.submit("/console/keys/retire", from: "/console/keys", [("kid", after.last?.kid ?? "")])
+            let refused = try await browser.submit(
+                "/console/keys/retire",
+                from: "/console/keys",
+                [("kid", after.last?.kid ?? "")]
+            )
             #expect(refused.status == .unprocessableContent)
             if after.count > 1 {
-                let retired = try await browser.submit("/console/keys/retire", from: "/console/keys", [("kid", after[0].kid)])
+                let retired = try await browser.submit(
+                    "/console/keys/retire",
+                    from: "/console/keys",
+                    [("kid", after[0].kid)]
+                )
                 #expect(retired.status == .seeOther)
                 #expect(try await SigningKeyAdmin.list(storage: harness.server.storage).count == after.count - 1)
             }
@@ -90,7 +104,12 @@ struct ConsoleActionTests {
 
     @Test func usersAreFoundByAddressOrIdAndPaged() async throws {
         try await ConsoleAttackTests.scene { harness, client, browser, _, victim in
-            for index in 0..<55 { _ = try await client.post("/signup", #"{"email":"p\#(index)@example.net","password":"correct horse battery"}"#) }
+            for index in 0..<55 {
+                _ = try await client.post(
+                    "/signup",
+                    #"{"email":"p\#(index)@example.net","password":"correct horse battery"}"#
+                )
+            }
             let first = try await browser.get("/console/users")
             #expect(first.text.contains("page 1 of 2"))
             #expect(first.text.contains("/console/users?page=2"))

@@ -1,10 +1,10 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 37: what an attacker tries against the console, over real HTTP: a form posted without
@@ -24,14 +24,18 @@ struct ConsoleAttackTests {
 
     static func scene(
         _ configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
-        _ body: @escaping @Sendable (Harness, Client, ConsoleVisitor, ConsoleOperatorAccount, UserRecord) async throws -> Void
+        _ body:
+            @escaping @Sendable (Harness, Client, ConsoleVisitor, ConsoleOperatorAccount, UserRecord) async throws ->
+            Void
     ) async throws {
         let harness = try await Harness.make(configure)
         defer { harness.removeFiles() }
         try await harness.live { client in
             let account = try await ConsoleOperatorAccount.make("op@example.com", client, harness)
             _ = try await client.confirmedSession(email: "victim@example.com")
-            let victim = try #require(try await harness.server.storage.read { try await $0.user(email: "victim@example.com") })
+            let victim = try #require(
+                try await harness.server.storage.read { try await $0.user(email: "victim@example.com") }
+            )
             let browser = ConsoleVisitor(client)
             let signedIn = try await browser.signIn(account.email, code: account.code(harness.clock))
             #expect(signedIn.status == .seeOther)
@@ -113,7 +117,9 @@ struct ConsoleAttackTests {
             // And the revoked one cannot sign in again: the wrong-password answer.
             let again = try await ConsoleVisitor(client).signIn(account.email, code: account.code(harness.clock))
             #expect(again.status == .badRequest)
-            let lines = try await harness.server.storage.read { try await $0.auditEntries(matching: AuditQuery(action: .operatorRevoked)) }
+            let lines = try await harness.server.storage.read {
+                try await $0.auditEntries(matching: AuditQuery(action: .operatorRevoked))
+            }
             #expect(lines.count == 1)
         }
     }
@@ -121,7 +127,11 @@ struct ConsoleAttackTests {
     @Test func endingTheOperatorsSessionsEndsTheConsole() async throws {
         try await Self.scene { harness, client, browser, account, _ in
             #expect(try await browser.get("/console/users").status == .ok)
-            let logout = try await client.post("/logout?scope=global", "{}", bearer: account.session.string("access_token"))
+            let logout = try await client.post(
+                "/logout?scope=global",
+                "{}",
+                bearer: account.session.string("access_token")
+            )
             #expect(logout.status == .noContent)
             let after = try await browser.get("/console/users")
             #expect(after.status == .seeOther)
@@ -132,13 +142,19 @@ struct ConsoleAttackTests {
         try await Self.scene { harness, client, browser, _, _ in
             let token = try #require(browser.cookies["gatehouse-console"])
             let record = try #require(
-                try await harness.server.storage.read { try await $0.consoleSession(tokenHash: ConsoleSecrets.hash(token)) }
+                try await harness.server.storage.read {
+                    try await $0.consoleSession(tokenHash: ConsoleSecrets.hash(token))
+                }
             )
             let out = try await browser.submit("/console/sign-out", from: "/console/users")
             #expect(out.status == .seeOther && out.header("Location") == "/console/sign-in")
             #expect(browser.cookies["gatehouse-console"] == nil)
             #expect(try await harness.server.storage.read { try await $0.session(id: record.sessionID) } == nil)
-            let replay = try await client.send(.get, "/console/users", headers: ["Cookie": "gatehouse-console=\(token)"])
+            let replay = try await client.send(
+                .get,
+                "/console/users",
+                headers: ["Cookie": "gatehouse-console=\(token)"]
+            )
             #expect(replay.status == .seeOther)
         }
     }
@@ -176,7 +192,11 @@ struct ConsoleAttackTests {
             var statuses: [HTTPResponse.Status] = []
             for (owner, factor) in cases {
                 let token = try await Self.consoleSession(of: owner, factor: factor, harness)
-                let answer = try await client.send(.get, "/console/users", headers: ["Cookie": "gatehouse-console=\(token)"])
+                let answer = try await client.send(
+                    .get,
+                    "/console/users",
+                    headers: ["Cookie": "gatehouse-console=\(token)"]
+                )
                 statuses.append(answer.status)
             }
             #expect(statuses == [.seeOther, .seeOther, .ok])
@@ -204,7 +224,9 @@ struct ConsoleAttackTests {
             #expect(!page.text.contains("<img"), "an element from a device label reached the page")
             #expect(page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
             // A filter value reflected into the audit page.
-            let audit = try await browser.get("/console/audit?action=%3Cscript%3Ealert(3)%3C%2Fscript%3E&user=%22%3E%3Cb%3E")
+            let audit = try await browser.get(
+                "/console/audit?action=%3Cscript%3Ealert(3)%3C%2Fscript%3E&user=%22%3E%3Cb%3E"
+            )
             #expect(Self.hasNoScriptButTheConsoles(audit.text) && !audit.text.contains("\"><b>"))
             let search = try await browser.get("/console/users?q=%22%3E%3Cscript%3E")
             #expect(Self.hasNoScriptButTheConsoles(search.text))
@@ -227,12 +249,16 @@ struct ConsoleAttackTests {
 
     @Test func noReturnAddressLeavesTheConsole() async throws {
         for hostile in [
-            "https://evil.example/", "//evil.example/console", "/\\evil.example", "/console/../../evil", "/console//evil.example",
+            "https://evil.example/", "//evil.example/console", "/\\evil.example", "/console/../../evil",
+            "/console//evil.example",
             "javascript:alert(1)", "/console/users\r\nSet-Cookie: x=y", "/consolex",
         ] {
             #expect(ConsoleReturnPath(validating: hostile) == .users, "\(hostile)")
         }
-        #expect(ConsoleReturnPath(validating: "/console/audit?user=abc&action=login").path == "/console/audit?user=abc&action=login")
+        #expect(
+            ConsoleReturnPath(validating: "/console/audit?user=abc&action=login").path
+                == "/console/audit?user=abc&action=login"
+        )
         try await Self.scene { harness, client, _, account, _ in
             for hostile in ["https://evil.example/", "//evil.example", "/\\evil.example"] {
                 let browser = ConsoleVisitor(client)
@@ -252,14 +278,20 @@ struct ConsoleAttackTests {
     @Test func pagesShowNoSecret() async throws {
         try await Self.scene { harness, client, browser, account, victim in
             _ = try await ConsoleOperatorAccount.make("mfa@example.com", client, harness, grant: false)
-            let mfa = try #require(try await harness.server.storage.read { try await $0.user(email: "mfa@example.com") })
+            let mfa = try #require(
+                try await harness.server.storage.read { try await $0.user(email: "mfa@example.com") }
+            )
             let signIn = try await client.signIn("victim@example.com")
             let refresh = try #require(signIn.string("refresh_token"))
             let access = try #require(signIn.string("access_token"))
-            for user in [victim, mfa, try #require(try await harness.server.storage.read { try await $0.user(email: account.email) })] {
+            for user in [
+                victim, mfa,
+                try #require(try await harness.server.storage.read { try await $0.user(email: account.email) }),
+            ] {
                 let page = try await browser.get("/console/users/\(user.id.key)").text
                 let stored = try #require(try await harness.server.storage.read { try await $0.user(id: user.id) })
-                for secret in [stored.passwordHash ?? "-", refresh, access] + stored.factors.compactMap(\.sealedSecret) {
+                for secret in [stored.passwordHash ?? "-", refresh, access] + stored.factors.compactMap(\.sealedSecret)
+                {
                     #expect(!page.contains(secret))
                 }
                 #expect(!page.contains("$2"), "a bcrypt hash")

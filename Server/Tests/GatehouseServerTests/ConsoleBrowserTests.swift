@@ -1,5 +1,4 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
@@ -7,6 +6,7 @@ import NIOCore
 import NIOPosix
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 37 in a real browser: Debian's Chromium, headless, driven by Playwright for Python
@@ -45,7 +45,9 @@ struct ConsoleBrowserTests {
             _ = try await client.confirmedSession(email: "victim@example.com")
             _ = try await client.confirmedSession(email: "doomed@example.com")
             let admin = try await harness.server.serviceRoleToken()
-            let victim = try #require(try await harness.server.storage.read { try await $0.user(email: "victim@example.com") })
+            let victim = try #require(
+                try await harness.server.storage.read { try await $0.user(email: "victim@example.com") }
+            )
             let marked = try await client.send(
                 .put,
                 "/admin/users/\(victim.id.key)",

@@ -1,11 +1,11 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseStorage
 import GatehouseTesting
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 37: an operator signs in to the console with a passkey and the authenticator code, over
@@ -69,9 +69,13 @@ struct ConsolePasskeySignInTests {
             // The cookie is bound to a real session row the passkey opened, named as the console's.
             let token = try #require(browser.cookies["gatehouse-console"])
             let record = try #require(
-                try await harness.server.storage.read { try await $0.consoleSession(tokenHash: ConsoleSecrets.hash(token)) }
+                try await harness.server.storage.read {
+                    try await $0.consoleSession(tokenHash: ConsoleSecrets.hash(token))
+                }
             )
-            let session = try #require(try await harness.server.storage.read { try await $0.session(id: record.sessionID) })
+            let session = try #require(
+                try await harness.server.storage.read { try await $0.session(id: record.sessionID) }
+            )
             #expect(session.device == ConsoleSignIn.device)
             // The passkey, then the code: AAL2.
             #expect(Set(session.amr.map(\.method)) == [.passkey, .totp] && session.aal == .aal2)
@@ -145,7 +149,9 @@ struct ConsolePasskeySignInTests {
             // The session the passkey opened is gone again, and why is recorded.
             #expect(try await ConsoleSignInTests.sessionCount("eve@example.com", harness) == before)
             let eveID = try await Self.user("eve@example.com", harness).id
-            let refusal = try await Self.audit(harness).first { $0.actorID == eveID && $0.action == .consoleSignInRefused }
+            let refusal = try await Self.audit(harness).first {
+                $0.actorID == eveID && $0.action == .consoleSignInRefused
+            }
             #expect(refusal?.detail == "not an operator")
             // The passkey is valid: the API signs in with it.
             #expect(try await passkey.apiRefusal(client) == nil)
@@ -181,7 +187,8 @@ struct ConsolePasskeySignInTests {
                 storage: harness.server.storage
             )
             #expect(
-                try await verifying.signIn(ConsoleVisitor(client), code: account.code(harness.clock)).status == .seeOther
+                try await verifying.signIn(ConsoleVisitor(client), code: account.code(harness.clock)).status
+                    == .seeOther
             )
         }
     }
@@ -221,7 +228,10 @@ struct ConsolePasskeySignInTests {
             let (_, fresh) = try passkey.assertion(options)
             let reused = try await thief.post(
                 "/console/sign-in/passkey",
-                [("csrf", ConsoleVisitor.csrf(in: replayed.text) ?? ""), ("challenge_id", challengeID), ("credential", fresh)]
+                [
+                    ("csrf", ConsoleVisitor.csrf(in: replayed.text) ?? ""), ("challenge_id", challengeID),
+                    ("credential", fresh),
+                ]
             )
             #expect(reused.status == .badRequest && thief.cookies["gatehouse-console"] == nil)
         }
@@ -285,7 +295,8 @@ struct ConsolePasskeySignInTests {
             #expect(ConsoleVisitor.csrf(in: forged.text) != csrf)
             let genuine = try await browser.post(
                 "/console/sign-in/passkey",
-                [("csrf", ConsoleVisitor.csrf(in: forged.text) ?? ""), ("code", account.code(harness.clock))] + assertion
+                [("csrf", ConsoleVisitor.csrf(in: forged.text) ?? ""), ("code", account.code(harness.clock))]
+                    + assertion
             )
             #expect(genuine.status == .seeOther && browser.cookies["gatehouse-console"] != nil)
 

@@ -1,10 +1,10 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseStorage
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 37: who may enter the console, over real HTTP. The console is off until an operator
@@ -70,7 +70,9 @@ struct ConsoleSignInTests {
                     try await $0.consoleSession(tokenHash: ConsoleSecrets.hash(token))
                 }
             )
-            let session = try #require(try await harness.server.storage.read { try await $0.session(id: record.sessionID) })
+            let session = try #require(
+                try await harness.server.storage.read { try await $0.session(id: record.sessionID) }
+            )
             #expect(session.aal == .aal2 && session.device == ConsoleSignIn.device)
             // The database holds the token's hash only.
             #expect(!(try await harness.databaseText()).contains(token))
@@ -101,7 +103,11 @@ struct ConsoleSignInTests {
             let sessionsBefore = try await Self.sessionCount(user.email, harness)
             let browser = ConsoleVisitor(client)
             let refused = try await browser.signIn(user.email, code: user.code(harness.clock))
-            let wrong = try await ConsoleVisitor(client).signIn(user.email, password: "not the password", code: "000000")
+            let wrong = try await ConsoleVisitor(client).signIn(
+                user.email,
+                password: "not the password",
+                code: "000000"
+            )
             #expect(refused.status == .badRequest && wrong.status == .badRequest)
             #expect(Self.notice(refused.text) == Self.wrongPassword)
             #expect(Self.notice(wrong.text) == Self.wrongPassword)
@@ -165,7 +171,9 @@ struct ConsoleSignInTests {
             let browser = ConsoleVisitor(client)
             var statuses: [HTTPResponse.Status] = []
             for _ in 0..<4 {
-                statuses.append(try await browser.signIn("op@example.com", password: "wrong password", code: "1").status)
+                statuses.append(
+                    try await browser.signIn("op@example.com", password: "wrong password", code: "1").status
+                )
             }
             #expect(statuses.last == .tooManyRequests, "\(statuses)")
             // `/token` shares the window: the API's password grant is refused too.
@@ -182,7 +190,9 @@ struct ConsoleSignInTests {
         defer { harness.removeFiles() }
         try await harness.live { client in
             let account = try await ConsoleOperatorAccount.make("op@example.com", client, harness)
-            let fields = [("email", account.email), ("password", "correct horse battery"), ("code", account.code(harness.clock))]
+            let fields = [
+                ("email", account.email), ("password", "correct horse battery"), ("code", account.code(harness.clock)),
+            ]
             // No form cookie and no token (a cross-site form): refused before the password.
             let bare = try await ConsoleVisitor(client).post("/console/sign-in", fields)
             #expect(bare.status == .forbidden)
@@ -197,7 +207,8 @@ struct ConsoleSignInTests {
 
     /// The text of the page's notice.
     static func notice(_ html: String) -> String? {
-        guard let start = html.range(of: "role=\"status\">"), let end = html[start.upperBound...].range(of: "</p>") else {
+        guard let start = html.range(of: "role=\"status\">"), let end = html[start.upperBound...].range(of: "</p>")
+        else {
             return nil
         }
         return String(html[start.upperBound..<end.lowerBound])
@@ -206,8 +217,13 @@ struct ConsoleSignInTests {
     static func sessionCount(_ email: String, _ harness: Harness) async throws -> Int {
         try await harness.server.storage.read { reader in
             guard let user = try await reader.user(email: email) else { return 0 }
-            return try await reader.sessions(userID: user.id, createdAfter: .distantPast, refreshedAfter: .distantPast, limit: 100)
-                .count
+            return try await reader.sessions(
+                userID: user.id,
+                createdAfter: .distantPast,
+                refreshedAfter: .distantPast,
+                limit: 100
+            )
+            .count
         }
     }
 }

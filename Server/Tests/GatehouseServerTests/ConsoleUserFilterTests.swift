@@ -1,10 +1,10 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 37: the users page's filters (confirmed, unconfirmed, guests, banned, with MFA, with
@@ -73,7 +73,9 @@ struct ConsoleUserFilterTests {
             #expect(mfa.text.contains("op@example.com") && !mfa.text.contains("victim@example.com"))
 
             // What is not a filter, a provider or a cursor is refused with a reason.
-            for bad in ["filter=admins", "filter=provider", "filter=provider&provider=%3Cscript%3E", "filter=guest&after=x_y"] {
+            for bad in [
+                "filter=admins", "filter=provider", "filter=provider&provider=%3Cscript%3E", "filter=guest&after=x_y",
+            ] {
                 let reply = try await browser.get("/console/users?\(bad)")
                 #expect(reply.status == .badRequest, "\(bad)")
                 #expect(!reply.text.contains("<script>"), "\(bad)")
@@ -107,7 +109,9 @@ struct ConsoleUserFilterTests {
         #expect(pages >= 5 && pages <= 7, "\(pages) pages")
         // The cursor a link carries reads back as itself.
         let cursorText = ConsoleUserCursor(createdAt: users[7].createdAt, id: users[7].id).text
-        #expect(ConsoleUserCursor(text: cursorText) == ConsoleUserCursor(createdAt: users[7].createdAt, id: users[7].id))
+        #expect(
+            ConsoleUserCursor(text: cursorText) == ConsoleUserCursor(createdAt: users[7].createdAt, id: users[7].id)
+        )
         #expect(ConsoleUserCursor(text: "nan_\(users[7].id.key)") == nil)
     }
 
@@ -131,7 +135,9 @@ struct ConsoleUserFilterTests {
     @Test func theOverviewCountsNewGuestsAndThisInstancesRateLimitRefusals() async throws {
         try await ConsoleAttackTests.scene({ $0.rateLimits.passkey = 1 }) { harness, client, browser, _, _ in
             let quiet = try await browser.get("/console")
-            #expect(quiet.text.contains("Rate-limit refusals") && quiet.text.contains("none since this instance started"))
+            #expect(
+                quiet.text.contains("Rate-limit refusals") && quiet.text.contains("none since this instance started")
+            )
             #expect(quiet.text.contains("New guests: 0"))
             #expect(try await client.post("/signup", "{}").status == .ok)
             // The passkey ceremonies' own limit, one a window here: the second is refused.

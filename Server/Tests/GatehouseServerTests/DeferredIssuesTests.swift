@@ -1,10 +1,10 @@
-@testable import GatehouseFlows
 import GatehouseProcessTesting
 import Logging
 import ServiceLifecycle
 import Synchronization
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 32: the codes a request hands off (`POST /recover` answers before its code is written)

@@ -1,8 +1,8 @@
 import Foundation
-@testable import GatehouseFlows
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// PKCE for the e-mail flows, as GoTrue has it (issue 36): `/signup`, `/otp`, `/recover`,

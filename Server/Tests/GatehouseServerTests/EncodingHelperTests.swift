@@ -1,9 +1,9 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The small helpers that tokens and codes are built from (base64url, base32 and hex are

@@ -1,8 +1,8 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The providers an operator names (issue 36): `GATEHOUSE_EXTERNAL_<NAME>_…`, with GoTrue's

@@ -1,10 +1,10 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 31, finding 1 (`security.md` SA-2): an unverified factor is verified only from the

@@ -1,10 +1,10 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import Logging
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 #if canImport(Glibc)

@@ -2,7 +2,6 @@ import Crypto
 import CryptoExtras
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import GatehouseWebAuthn
@@ -11,6 +10,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 31, findings 12 to 16 and the refresh parent: the listener's limits, undeclared bodies,

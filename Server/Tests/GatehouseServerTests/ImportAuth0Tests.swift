@@ -1,11 +1,11 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseStorage
 import HTTPTypes
 import HummingbirdBcrypt
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// `gatehouse-server import --from auth0` (issue 38): the bulk export's newline-delimited JSON,
@@ -30,18 +30,31 @@ struct ImportAuth0Tests {
         let users = try scene.file("users.ndjson", Self.export(hash: Bcrypt.hash("alan's old password", cost: 10)))
 
         let dry = try await scene.run(["--from", "auth0", users, "--dry-run"])
-        #expect(ImportScene.summary(dry).hasPrefix("would import 3 (2 with a password, 1 identities, 0 TOTP factors)"), "\(dry.output)\(dry.errors)")
+        #expect(
+            ImportScene.summary(dry).hasPrefix("would import 3 (2 with a password, 1 identities, 0 TOTP factors)"),
+            "\(dry.output)\(dry.errors)"
+        )
         let first = try await scene.run(["--from", "auth0", users])
         #expect(first.status == 0, "\(first.errors)")
         #expect(
-            ImportScene.summary(first) == "imported 3 (2 with a password, 1 identities, 0 TOTP factors), already present 0, refused 3",
+            ImportScene.summary(first)
+                == "imported 3 (2 with a password, 1 identities, 0 TOTP factors), already present 0, refused 3",
             "\(first.output)"
         )
-        #expect(first.output.contains("refused auth0|argon00000000000000000001: unknown password hash algorithm (argon2)"))
-        #expect(first.output.contains("refused auth0|md5000000000000000000001: unknown password hash algorithm (unrecognized)"))
+        #expect(
+            first.output.contains("refused auth0|argon00000000000000000001: unknown password hash algorithm (argon2)")
+        )
+        #expect(
+            first.output.contains(
+                "refused auth0|md5000000000000000000001: unknown password hash algorithm (unrecognized)"
+            )
+        )
         #expect(first.output.contains("refused line 6: malformed JSON line"))
         let second = try await scene.run(["--from", "auth0", users])
-        #expect(ImportScene.summary(second) == "imported 0 (0 with a password, 0 identities, 0 TOTP factors), already present 3, refused 3")
+        #expect(
+            ImportScene.summary(second)
+                == "imported 0 (0 with a password, 0 identities, 0 TOTP factors), already present 3, refused 3"
+        )
 
         try await scene.serve { client, _, google, harness in
             let storage = harness.server.storage

@@ -1,10 +1,10 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseStorage
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// `gatehouse-server import --from firebase` (issue 38) on an export in the shape
@@ -43,11 +43,15 @@ struct ImportFirebaseTests {
         // A dry run reports and writes nothing: the real run after it imports everyone.
         let dry = try await scene.run(["--from", "firebase", users, "--dry-run"])
         #expect(dry.status == 0, "\(dry.errors)")
-        #expect(ImportScene.summary(dry).hasPrefix("would import 3 (2 with a password, 1 identities, 0 TOTP factors)"), "\(dry.output)")
+        #expect(
+            ImportScene.summary(dry).hasPrefix("would import 3 (2 with a password, 1 identities, 0 TOTP factors)"),
+            "\(dry.output)"
+        )
         let first = try await scene.run(["--from", "firebase", users, "--hash-config", config])
         #expect(first.status == 0, "\(first.errors)")
         #expect(
-            ImportScene.summary(first) == "imported 3 (2 with a password, 1 identities, 0 TOTP factors), already present 0, refused 3",
+            ImportScene.summary(first)
+                == "imported 3 (2 with a password, 1 identities, 0 TOTP factors), already present 0, refused 3",
             "\(first.output)"
         )
         #expect(first.output.contains("refused b4dAddr3ss00000000000000004: invalid e-mail address"))
@@ -57,7 +61,10 @@ struct ImportFirebaseTests {
         // A second run changes nothing (the key, kept already, need not be given again).
         let second = try await scene.run(["--from", "firebase", users])
         #expect(second.status == 0, "\(second.errors)")
-        #expect(ImportScene.summary(second) == "imported 0 (0 with a password, 0 identities, 0 TOTP factors), already present 3, refused 3")
+        #expect(
+            ImportScene.summary(second)
+                == "imported 0 (0 with a password, 0 identities, 0 TOTP factors), already present 3, refused 3"
+        )
         // The admin finds a user by its Firebase uid.
         let found = try await scene.run(["find", "--from", "firebase", "kYi4EvWQlQTKSfnJ3dRSP6IH3ed2"])
         let id = ImportCandidate.derivedID(source: .firebase, sourceID: "kYi4EvWQlQTKSfnJ3dRSP6IH3ed2")
@@ -114,7 +121,10 @@ struct ImportFirebaseTests {
             for index in 0..<7 {
                 statuses.append(try await client.signIn("user1@example.com", "guess \(index)").status.code)
             }
-            #expect(statuses.prefix(5).allSatisfy { $0 == 400 } && statuses.suffix(2).allSatisfy { $0 == 429 }, "\(statuses)")
+            #expect(
+                statuses.prefix(5).allSatisfy { $0 == 400 } && statuses.suffix(2).allSatisfy { $0 == 429 },
+                "\(statuses)"
+            )
         }
         let forgotten = try await scene.run(["forget-firebase-key"])
         #expect(forgotten.status == 0 && forgotten.output.contains("deleted"), "\(forgotten.errors)")

@@ -1,9 +1,9 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseStorage
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The readers of the exports (issue 38), record by record: what no row of an export can carry
@@ -11,7 +11,8 @@ import Testing
 @Suite("Import: export formats")
 struct ImportFormatTests {
     @Test func aSupabaseRowCannotCarryARoleIntoItsTokens() throws {
-        let rows = #"[{"id": "6d3f1e1c-5b7a-4c1e-9a55-2f1c8b9d0e11", "email": "root@example.com", "role": "service_role"}]"#
+        let rows =
+            #"[{"id": "6d3f1e1c-5b7a-4c1e-9a55-2f1c8b9d0e11", "email": "root@example.com", "role": "service_role"}]"#
         let records = try SupabaseExport.records(users: Data(rows.utf8), identities: nil, options: ImportOptions())
         guard case .user(let candidate) = try #require(records.first) else {
             Issue.record("refused: \(records)")
@@ -21,7 +22,8 @@ struct ImportFormatTests {
     }
 
     @Test func csvKeepsQuotedCommasQuotesAndLineBreaksAndTellsNullFromEmpty() throws {
-        let text = "id,email,raw_user_meta_data,phone,note\r\n1,a@example.com,\"{\"\"name\"\": \"\"A, B\"\"}\",,\"\"\n2,b@example.com,\"line one\nline two\",x,\n"
+        let text =
+            "id,email,raw_user_meta_data,phone,note\r\n1,a@example.com,\"{\"\"name\"\": \"\"A, B\"\"}\",,\"\"\n2,b@example.com,\"line one\nline two\",x,\n"
         let rows = try CSVTable.rows(text)
         #expect(rows.count == 2)
         #expect(rows[0]["raw_user_meta_data"] as? String == #"{"name": "A, B"}"#)

@@ -1,7 +1,7 @@
 import Foundation
-@testable import GatehouseFlows
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The hashes `gatehouse-server import` brings (issue 38): Firebase's scrypt variant against the
@@ -28,10 +28,20 @@ struct ImportHashTests {
         #expect(parameters.rounds == 8 && parameters.memoryCost == 14 && parameters.saltSeparator == Data([7]))
         let salt = try #require(Data(base64Encoded: Self.salt))
         let expected = try #require(Data(base64Encoded: Self.expectedHash))
-        #expect(try FirebaseScrypt.hash("user1password", salt: salt, parameters: parameters).base64EncodedString() == Self.expectedHash)
+        #expect(
+            try FirebaseScrypt.hash("user1password", salt: salt, parameters: parameters).base64EncodedString()
+                == Self.expectedHash
+        )
         #expect(FirebaseScrypt.verify("user1password", salt: salt, expected: expected, parameters: parameters))
         #expect(!FirebaseScrypt.verify("user1Password", salt: salt, expected: expected, parameters: parameters))
-        #expect(!FirebaseScrypt.verify("user1password", salt: Data(salt.dropLast()), expected: expected, parameters: parameters))
+        #expect(
+            !FirebaseScrypt.verify(
+                "user1password",
+                salt: Data(salt.dropLast()),
+                expected: expected,
+                parameters: parameters
+            )
+        )
         var otherProject = parameters
         otherProject.signerKey[0] ^= 1
         #expect(!FirebaseScrypt.verify("user1password", salt: salt, expected: expected, parameters: otherProject))
@@ -40,7 +50,8 @@ struct ImportHashTests {
     @Test func theParametersComeFromTheEnvironmentAndNeverPrintTheirSecrets() throws {
         let parameters = try #require(
             try FirebaseHashParameters(environment: [
-                "GATEHOUSE_FIREBASE_SIGNER_KEY": "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==",
+                "GATEHOUSE_FIREBASE_SIGNER_KEY":
+                    "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==",
                 "GATEHOUSE_FIREBASE_SALT_SEPARATOR": "Bw==",
                 "GATEHOUSE_FIREBASE_ROUNDS": "8",
                 "GATEHOUSE_FIREBASE_MEM_COST": "14",
@@ -51,10 +62,14 @@ struct ImportHashTests {
         #expect(!printed.contains("jxspr8") && !printed.contains("Bw=="))
         #expect(try FirebaseHashParameters(environment: [:]) == nil)
         #expect(throws: FirebaseHashParameters.Problem.self) {
-            try FirebaseHashParameters(consoleText: Self.consoleText.replacingOccurrences(of: "SCRYPT", with: "HMAC_SHA256"))
+            try FirebaseHashParameters(
+                consoleText: Self.consoleText.replacingOccurrences(of: "SCRYPT", with: "HMAC_SHA256")
+            )
         }
         let problem = #expect(throws: FirebaseHashParameters.Problem.self) {
-            try FirebaseHashParameters(consoleText: Self.consoleText.replacingOccurrences(of: "mem_cost: 14", with: "mem_cost: 40"))
+            try FirebaseHashParameters(
+                consoleText: Self.consoleText.replacingOccurrences(of: "mem_cost: 14", with: "mem_cost: 40")
+            )
         }
         #expect(problem?.description.contains("jxspr8") == false)
     }
@@ -62,7 +77,10 @@ struct ImportHashTests {
     @Test func storedFormsKeepBcryptAndFirebaseHashesApart() throws {
         let bcrypt = "$2a$10$" + String(repeating: "a", count: 53)
         #expect(StoredPasswordHash(stored: bcrypt) == .bcrypt(bcrypt))
-        #expect(StoredPasswordHash.bcrypt("$2y$10$" + String(repeating: "a", count: 53)) == "$2b$10$" + String(repeating: "a", count: 53))
+        #expect(
+            StoredPasswordHash.bcrypt("$2y$10$" + String(repeating: "a", count: 53)) == "$2b$10$"
+                + String(repeating: "a", count: 53)
+        )
         #expect(StoredPasswordHash.bcrypt("$2x$10$" + String(repeating: "a", count: 53)) == nil)
         #expect(StoredPasswordHash.bcrypt("$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA") == nil)
         let firebase = StoredPasswordHash.firebaseScrypt(

@@ -1,7 +1,7 @@
 import Foundation
-@testable import GatehouseFlows
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The progress `gatehouse-server import` shows (issue 38): its line as a pure function, and

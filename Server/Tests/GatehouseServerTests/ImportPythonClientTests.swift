@@ -1,8 +1,8 @@
 import Foundation
-@testable import GatehouseFlows
 import HummingbirdBcrypt
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 38: users of all three services, imported into one database, sign in with their old
@@ -10,7 +10,12 @@ import Testing
 /// installed, unless `CI` is set).
 @Suite("Import: the Python supabase-auth client signs imported users in")
 struct ImportPythonClientTests {
-    @Test(.enabled(if: PythonInteropTests.clientInstalled || PythonInteropTests.required, "supabase-auth is not installed"))
+    @Test(
+        .enabled(
+            if: PythonInteropTests.clientInstalled || PythonInteropTests.required,
+            "supabase-auth is not installed"
+        )
+    )
     func usersOfEverySourceSignInWithTheirOldPasswords() async throws {
         let scene = try await ImportScene.make()
         defer { scene.remove() }
@@ -20,7 +25,10 @@ struct ImportPythonClientTests {
             "supabase.json",
             ImportSupabaseTests.users(hash: "$2a$" + Bcrypt.hash("ada's old password", cost: 10).dropFirst(4))
         )
-        let auth0 = try scene.file("auth0.ndjson", ImportAuth0Tests.export(hash: Bcrypt.hash("alan's old password", cost: 10)))
+        let auth0 = try scene.file(
+            "auth0.ndjson",
+            ImportAuth0Tests.export(hash: Bcrypt.hash("alan's old password", cost: 10))
+        )
         for arguments in [
             ["--from", "firebase", firebase, "--hash-config", config], ["--from", "supabase", supabase],
             ["--from", "auth0", auth0],

@@ -1,12 +1,12 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 import HummingbirdBcrypt
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// `gatehouse-server import --from supabase users.csv --identities identities.csv` (issue 38):

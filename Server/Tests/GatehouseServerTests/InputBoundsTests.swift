@@ -1,9 +1,9 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 15: inputs an attacker controls are bounded: admin paging cannot overflow, metadata

@@ -1,10 +1,10 @@
 import Crypto
 import Foundation
-@testable import GatehouseFlows
 import GatehouseStorage
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// security.md J-1 to J-11: forged and broken tokens are 403 `bad_jwt`, never a 500.

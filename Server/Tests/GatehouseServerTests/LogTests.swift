@@ -1,5 +1,4 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
@@ -8,6 +7,7 @@ import Logging
 import Synchronization
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 19: request ids, the request log, `GATEHOUSE_LOG_FORMAT=json`, and no secret in

@@ -1,10 +1,10 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The server's codes against RFC 6238's SHA-1 test vectors and an independent implementation.
@@ -65,7 +65,9 @@ struct MFATOTPTests {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         for offset in [0, 29, 30, 12_345] {
             let date = now.addingTimeInterval(Double(offset))
-            #expect(try await PyOTP.code(secret: secret.base32, at: date) == secret.code(step: TOTPSecret.step(at: date)))
+            #expect(
+                try await PyOTP.code(secret: secret.base32, at: date) == secret.code(step: TOTPSecret.step(at: date))
+            )
         }
         // A secret as Supabase stores it, bytes 0x80 and above.
         let imported = try #require(TOTPSecret(base32: "7777777777777777ZYXWVUTSRQPONMLK"))
@@ -108,7 +110,10 @@ struct MFATOTPTests {
         let legacy = try sealing.open(factor)
         #expect(legacy.bytes == Self.rfcKey)
         for (time, code) in Self.vectors {
-            #expect(legacy.code(step: TOTPSecret.step(at: Date(timeIntervalSince1970: Double(time)))) == String(code.suffix(6)))
+            #expect(
+                legacy.code(step: TOTPSecret.step(at: Date(timeIntervalSince1970: Double(time))))
+                    == String(code.suffix(6))
+            )
         }
 
         let any = TOTPSecret(bytes: [0xFF, 0x80, 0x00, 0x7F] + Array(repeating: 0xC3, count: 16))
@@ -123,7 +128,9 @@ struct MFATOTPTests {
     }
 
     @Test func base32DecodesWhatItEncodesAndNothingElse() {
-        let cases = ["f": "MY", "fo": "MZXQ", "foo": "MZXW6", "foob": "MZXW6YQ", "fooba": "MZXW6YTB", "foobar": "MZXW6YTBOI"]
+        let cases = [
+            "f": "MY", "fo": "MZXQ", "foo": "MZXW6", "foob": "MZXW6YQ", "fooba": "MZXW6YTB", "foobar": "MZXW6YTBOI",
+        ]
         for (plain, encoded) in cases {
             #expect(Base32.decode(encoded) == Array(plain.utf8))
             #expect(Base32.decode(encoded.lowercased()) == Array(plain.utf8))

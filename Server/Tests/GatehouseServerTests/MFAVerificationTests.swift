@@ -1,9 +1,9 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// `POST /factors/{id}/challenge` and `/verify` over HTTP, with codes from an independent app.

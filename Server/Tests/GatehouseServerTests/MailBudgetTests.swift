@@ -1,11 +1,11 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 import Synchronization
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 31, findings 4, 5 and 11 (`security.md` SA-4, EN-3): mail budgets that cannot be turned

@@ -1,7 +1,7 @@
 import Foundation
-@testable import GatehouseFlows
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The JSON routes' `Content-Type` check, read as bytes.

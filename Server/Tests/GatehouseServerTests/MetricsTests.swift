@@ -1,11 +1,11 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 19: `GET /metrics` on `GATEHOUSE_METRICS_PORT`, after a scripted flow, has the auth

@@ -1,9 +1,9 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The attacker's tests of the provider sign-in at the request edge: a hostile proxy header

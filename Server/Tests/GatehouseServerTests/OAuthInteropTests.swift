@@ -1,8 +1,8 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The official Python `supabase-auth` client's PKCE flows against the server (issue 36):

@@ -1,10 +1,10 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Sign-in through a provider's page (issue 36): `GET /authorize` → the provider's consent page →

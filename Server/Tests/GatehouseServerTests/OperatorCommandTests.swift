@@ -1,8 +1,8 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseStorage
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// `gatehouse-server operator grant|revoke|list` (issue 37), run as the built binary against the
@@ -22,7 +22,13 @@ struct OperatorCommandTests {
             try await tx.insertUser(ada)
             try await tx.insertSession(session)
             try await tx.insertConsoleSession(
-                ConsoleSessionRecord(tokenHash: "h", sessionID: session.id, userID: ada.id, createdAt: now, lastSeenAt: now)
+                ConsoleSessionRecord(
+                    tokenHash: "h",
+                    sessionID: session.id,
+                    userID: ada.id,
+                    createdAt: now,
+                    lastSeenAt: now
+                )
             )
         }
         try await storage.close()

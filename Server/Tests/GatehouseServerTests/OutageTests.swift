@@ -1,5 +1,4 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
@@ -10,6 +9,7 @@ import NIOPosix
 import Synchronization
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 #if canImport(Glibc)
@@ -30,7 +30,12 @@ struct MailOutageTests {
         try await SMTPListener.with(tls: false) { listener in
             try await listener.goDown()
             let harness = try await Harness.make {
-                $0.smtp = SMTPSettings(host: "127.0.0.1", port: listener.port, sender: "auth@gatehouse.test", security: .none)
+                $0.smtp = SMTPSettings(
+                    host: "127.0.0.1",
+                    port: listener.port,
+                    sender: "auth@gatehouse.test",
+                    security: .none
+                )
                 $0.mailerAutoconfirm = true
                 $0.mailDelivery.pollInterval = .milliseconds(20)
             }
@@ -39,7 +44,11 @@ struct MailOutageTests {
             // The harness's server mails to memory: this one speaks SMTP to the listener.
             var logger = Logger(label: "smtp-outage")
             logger.logLevel = .critical
-            let server = try await buildServer(configuration: harness.configuration, now: harness.clock.now, logger: logger)
+            let server = try await buildServer(
+                configuration: harness.configuration,
+                now: harness.clock.now,
+                logger: logger
+            )
             try await LiveServer.run(server.application) { raw in
                 let client = Client(client: raw, mailer: CapturingMailer(), server: server)
                 let session = try await client.post(
@@ -300,7 +309,8 @@ struct PostgresOutageTests {
 
             let all = answers.list.withLock { $0 }
             // What the load saw, for the failure messages: answers by status, and the slowest.
-            let summary = Dictionary(grouping: all, by: \.status).map { "\($0.key): \($0.value.count)" }.sorted()
+            let summary =
+                Dictionary(grouping: all, by: \.status).map { "\($0.key): \($0.value.count)" }.sorted()
                 .joined(separator: ", ") + "; slowest \(all.map(\.seconds).max() ?? 0) s"
             let recovery = try #require(recovered, "a sign-up succeeded after the database came back")
             #expect(recovery - resumed < .seconds(15), "recovered within seconds: \(recovery - resumed)")
@@ -445,7 +455,8 @@ struct SQLiteOutageTests {
     /// Sets (or, with `nil`, lifts) the process's soft file size limit (`prlimit(2)`, looked up
     /// at run time: Swift's Glibc module does not declare it).
     static func limitFileSize(of pid: pid_t, to bytes: Int?) throws {
-        typealias Prlimit = @convention(c) (pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?) -> Int32
+        typealias Prlimit =
+            @convention(c) (pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prlimit") else {
             throw Script.Failure(description: "prlimit is not available")
         }

@@ -1,9 +1,9 @@
 import Foundation
-@testable import GatehouseFlows
 import NIOCore
 import NIOPosix
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 33: under load, about 2 % of a fresh server's first Apple sign-ins failed with
@@ -22,7 +22,8 @@ struct OutboundHTTPEarlyAnswerTests {
             guard !answered else { return }
             answered = true
             let body = #"{"keys":[]}"#
-            let answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+            let answer =
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
                 + "Connection: close\r\n\r\n\(body)"
             let channel = context.channel
             context.writeAndFlush(NIOAny(ByteBuffer(string: answer))).whenComplete { _ in
@@ -47,7 +48,9 @@ struct OutboundHTTPEarlyAnswerTests {
                 timeout: .seconds(30)
             )
             // Half of them post a form, as the Apple token exchange does.
-            if index % 2 == 1 { request.body = ("application/x-www-form-urlencoded", Data("code=abc&client_id=x".utf8)) }
+            if index % 2 == 1 {
+                request.body = ("application/x-www-form-urlencoded", Data("code=abc&client_id=x".utf8))
+            }
             do {
                 let response = try await request.run()
                 if response.status != 200 || response.body != Data(#"{"keys":[]}"#.utf8) {

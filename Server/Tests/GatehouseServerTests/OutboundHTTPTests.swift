@@ -1,10 +1,10 @@
 import Foundation
-@testable import GatehouseFlows
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The provider key fetch (``JWKSFetcher/live``) and the form posted to Apple

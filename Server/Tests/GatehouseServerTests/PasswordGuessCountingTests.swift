@@ -1,9 +1,9 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 31, finding 8 (`security.md` SA-5): failed-password tiers are counted atomically before

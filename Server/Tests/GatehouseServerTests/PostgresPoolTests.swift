@@ -1,11 +1,11 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import Logging
 import PostgresNIO
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 32: the PostgreSQL pool under churn. Connections opened on demand close after their
@@ -25,7 +25,9 @@ struct PostgresPoolTests {
     }()
 
     static func settings() async throws -> PostgresSettings {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-pool-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gatehouse-pool-\(UUID().uuidString)"
+        )
         guard case .postgres(let settings) = try await TestDatabase.database(for: directory) else {
             throw Script.Failure(description: "not PostgreSQL")
         }

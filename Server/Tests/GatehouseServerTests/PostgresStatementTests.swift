@@ -1,11 +1,11 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import Logging
 import PostgresNIO
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Named prepared statements on PostgreSQL: one name per SQL text and parameter types, and a

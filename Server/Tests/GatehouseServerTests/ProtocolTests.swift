@@ -1,10 +1,10 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 @Suite("Protocol surface: envelopes, bad input, limits, metadata")

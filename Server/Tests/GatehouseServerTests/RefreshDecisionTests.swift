@@ -1,8 +1,8 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseStorage
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Every branch of the refresh rules, with no database: rows are values, the clock is a date.

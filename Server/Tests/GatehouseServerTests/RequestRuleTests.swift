@@ -1,10 +1,10 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import HTTPTypes
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 33: the request rules `Server/openapi.yaml` states, as the server enforces them: GoTrue's
@@ -24,7 +24,9 @@ struct RequestRuleTests {
             }
             let unknownType = try await client.get("/verify?token=abc&type=sms")
             #expect(unknownType.status == .seeOther)
-            #expect(unknownType.header("Location")?.contains("#error=invalid_request&error_code=validation_failed") == true)
+            #expect(
+                unknownType.header("Location")?.contains("#error=invalid_request&error_code=validation_failed") == true
+            )
             let wrongToken = try await client.get("/verify?token=abc&type=signup")
             #expect(wrongToken.header("Location")?.contains("#error=access_denied&error_code=otp_expired") == true)
         }
@@ -135,10 +137,20 @@ struct RequestRuleTests {
                 )
                 #expect(reply.status == .badRequest && reply.errorCode == "validation_failed", "\(bad)")
             }
-            let past = try await client.send(.put, "/admin/users/\(id)", json: #"{"ban_duration":"-1h"}"#, bearer: admin)
+            let past = try await client.send(
+                .put,
+                "/admin/users/\(id)",
+                json: #"{"ban_duration":"-1h"}"#,
+                bearer: admin
+            )
             #expect(past.status == .ok)
             #expect(try await client.signIn("bob@example.com").status == .ok, "a ban that ended an hour ago")
-            let lifted = try await client.send(.put, "/admin/users/\(id)", json: #"{"ban_duration":"0"}"#, bearer: admin)
+            let lifted = try await client.send(
+                .put,
+                "/admin/users/\(id)",
+                json: #"{"ban_duration":"0"}"#,
+                bearer: admin
+            )
             #expect(lifted.status == .ok && lifted["banned_until"] == nil)
         }
     }
@@ -200,7 +212,10 @@ struct RequestRuleTests {
             )
             #expect(marked.status == .ok, "\(marked.text)")
             for address in [#"ada@exa\u00A0mple.com"#, #"a@b@example.com"#, #"ada@example.com."#] {
-                let refused = try await client.post("/signup", #"{"email":"\#(address)","password":"correct horse battery"}"#)
+                let refused = try await client.post(
+                    "/signup",
+                    #"{"email":"\#(address)","password":"correct horse battery"}"#
+                )
                 #expect(refused.status == .badRequest && refused.errorCode == "validation_failed", "\(address)")
             }
             let session = try await client.confirmedSession(email: "grace@example.com")

@@ -1,5 +1,4 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseStorage
 import HTTPTypes
 import HummingbirdTesting
@@ -8,6 +7,7 @@ import NIOCore
 import NIOPosix
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Mail over real SMTP (TCP on loopback, STARTTLS, AUTH PLAIN) to the listener in

@@ -1,11 +1,11 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
 import Logging
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The synchronous SQLite layer under ``SQLiteStorage``: values, errors, cached statements that

@@ -1,5 +1,4 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
@@ -7,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 @Suite("Logs and timing reveal nothing")

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
@@ -10,6 +9,7 @@ import JWTKit
 import Logging
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Issue 15: what a backup, a dump or a readable file gives away: no usable private key, no

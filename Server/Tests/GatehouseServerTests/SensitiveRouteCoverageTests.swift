@@ -1,10 +1,10 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseStorage
 import HTTPTypes
 import Hummingbird
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// `security.md` SA-1 (issue 31): every route that writes is in the table of sensitive actions or

@@ -1,6 +1,5 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import HTTPTypes
@@ -8,6 +7,7 @@ import NIOCore
 import PostgresNIO
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Every statement the storage runs on the request paths reads its rows through an index: the
@@ -264,7 +264,13 @@ struct StatementPlanTests {
             // The console's (issue 37).
             _ = try await tx.insertOperator(userID: user.id, at: now)
             try await tx.insertConsoleSession(
-                ConsoleSessionRecord(tokenHash: "calls", sessionID: session.id, userID: user.id, createdAt: now, lastSeenAt: now)
+                ConsoleSessionRecord(
+                    tokenHash: "calls",
+                    sessionID: session.id,
+                    userID: user.id,
+                    createdAt: now,
+                    lastSeenAt: now
+                )
             )
             try await tx.touchConsoleSession(tokenHash: "calls", at: now)
             _ = try await tx.deleteConsoleSession(tokenHash: "calls")

@@ -1,11 +1,11 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The background sweep beyond sessions: expired codes and challenges, used nonces, closed
@@ -94,7 +94,11 @@ struct StorageSweepTests {
             }
             for age in [91, 89] {
                 try await tx.appendAudit(
-                    AuditEntry(at: now.addingTimeInterval(Double(-age) * 86_400), action: AuditAction(rawValue: "age \(age)"), actorID: nil)
+                    AuditEntry(
+                        at: now.addingTimeInterval(Double(-age) * 86_400),
+                        action: AuditAction(rawValue: "age \(age)"),
+                        actorID: nil
+                    )
                 )
             }
             try await tx.insertSession(endedSession)
@@ -185,15 +189,23 @@ struct StorageSweepTests {
         try await harness.server.storage.transaction { tx in
             for index in 0..<1_234 {
                 try await tx.appendAudit(
-                    AuditEntry(at: now.addingTimeInterval(-11 * 86_400), action: AuditAction(rawValue: "old \(index)"), actorID: nil)
+                    AuditEntry(
+                        at: now.addingTimeInterval(-11 * 86_400),
+                        action: AuditAction(rawValue: "old \(index)"),
+                        actorID: nil
+                    )
                 )
             }
-            try await tx.appendAudit(AuditEntry(at: now.addingTimeInterval(-9 * 86_400), action: AuditAction(rawValue: "kept"), actorID: nil))
+            try await tx.appendAudit(
+                AuditEntry(at: now.addingTimeInterval(-9 * 86_400), action: AuditAction(rawValue: "kept"), actorID: nil)
+            )
         }
         let swept = try await harness.server.sweep([.oldAuditEntries])
         #expect(swept[.oldAuditEntries] == 1_234)
         #expect(
-            try await harness.server.storage.read { try await $0.auditEntries(limit: 10) }.map(\.action.rawValue) == ["kept"]
+            try await harness.server.storage.read { try await $0.auditEntries(limit: 10) }.map(\.action.rawValue) == [
+                "kept"
+            ]
         )
         try await harness.server.storage.close()
     }
@@ -204,7 +216,11 @@ struct StorageSweepTests {
         let now = harness.clock.now()
         try await harness.server.storage.transaction { tx in
             try await tx.appendAudit(
-                AuditEntry(at: now.addingTimeInterval(-4_000 * 86_400), action: AuditAction(rawValue: "ancient"), actorID: nil)
+                AuditEntry(
+                    at: now.addingTimeInterval(-4_000 * 86_400),
+                    action: AuditAction(rawValue: "ancient"),
+                    actorID: nil
+                )
             )
         }
         #expect(try await harness.server.sweep()[.oldAuditEntries] == 0)

@@ -1,9 +1,9 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseProcessTesting
 import GatehouseStorage
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Storage guarantees the controllers rely on, on SQLite (with group commit) and PostgreSQL.

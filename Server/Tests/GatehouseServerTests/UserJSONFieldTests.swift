@@ -1,9 +1,9 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// ``UserJSON`` writes every field of ``WireUser`` and ``WireSession``: a field added to the
@@ -34,14 +34,25 @@ struct UserJSONFieldTests {
             userMetadata: ["name": .string("Ada")],
             identities: [
                 WireIdentity(
-                    identityID: UUID(), id: "sub", userID: UUID(), identityData: [:], provider: "email",
-                    email: "ada@example.com", lastSignInAt: date, createdAt: date, updatedAt: date
+                    identityID: UUID(),
+                    id: "sub",
+                    userID: UUID(),
+                    identityData: [:],
+                    provider: "email",
+                    email: "ada@example.com",
+                    lastSignInAt: date,
+                    createdAt: date,
+                    updatedAt: date
                 )
             ],
             factors: [
                 WireFactor(
-                    id: UUID(), status: "verified", friendlyName: "phone", factorType: "totp",
-                    createdAt: date, updatedAt: date
+                    id: UUID(),
+                    status: "verified",
+                    friendlyName: "phone",
+                    factorType: "totp",
+                    createdAt: date,
+                    updatedAt: date
                 )
             ],
             createdAt: date,

@@ -1,10 +1,10 @@
 import Foundation
 import GatehouseCore
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// The hand-written paths of a bearer request and a grant (``UserJSON``, ``AMRText``,

@@ -1,4 +1,5 @@
 import GatehouseStorage
+
 /// How the mail outbox is delivered (``MailSender``): retries, the lease of a claimed mail and
 /// the drain at shutdown. Not read from the environment; tests shorten the times.
 public struct MailDeliverySettings: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import GatehouseStorage
+
 /// What the settings look like in a log line, a `print` or a `dump`: every setting except the
 /// secrets (database and SMTP passwords, the JWT and server secrets), which show as `<redacted>`.
 extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

@@ -22,9 +22,13 @@ enum Auth0Export {
     }
 
     static func user(_ record: ExportRecord, line: Int, options: ImportOptions) -> ImportRecord {
-        let userID = record.string("user_id") ?? record.string("Id") ?? record.record("_id")?.string("$oid").map { "auth0|" + $0 }
+        let userID =
+            record.string("user_id") ?? record.string("Id")
+            ?? record.record("_id")?.string("$oid").map { "auth0|" + $0 }
         guard let userID else { return .refused(ImportRefusal(record: "line \(line)", reason: .missingID)) }
-        let refuse = { (reason: ImportRefusal.Reason) in ImportRecord.refused(ImportRefusal(record: userID, reason: reason)) }
+        let refuse = { (reason: ImportRefusal.Reason) in
+            ImportRecord.refused(ImportRefusal(record: userID, reason: reason))
+        }
         let id = ImportCandidate.derivedID(source: .auth0, sourceID: userID)
         var hash: String?
         if let custom = record.record("custom_password_hash") {
@@ -45,7 +49,8 @@ enum Auth0Export {
             guard let auth0Provider = identity.string("provider"), let provider = provider(auth0Provider),
                 let subject = identity.string("user_id")
             else { continue }
-            var data: [String: JSONValue] = identity.record("profileData").map { ExportRecord.json($0.fields) }
+            var data: [String: JSONValue] =
+                identity.record("profileData").map { ExportRecord.json($0.fields) }
                 .flatMap { if case .object(let object) = $0 { object } else { nil } } ?? [:]
             data["sub"] = .string(subject)
             if data["email"] == nil, let email = record.string("email") { data["email"] = .string(email) }
@@ -65,9 +70,13 @@ enum Auth0Export {
         var appMetadata = record.object("app_metadata") ?? [:]
         appMetadata["auth0_user_id"] = .string(userID)
         appMetadata["provider"] = .string(identities.first.map(\.provider.rawValue) ?? "email")
-        appMetadata["providers"] = .array(((hash != nil ? ["email"] : []) + identities.map(\.provider.rawValue)).map(JSONValue.string))
+        appMetadata["providers"] = .array(
+            ((hash != nil ? ["email"] : []) + identities.map(\.provider.rawValue)).map(JSONValue.string)
+        )
         var userMetadata = record.object("user_metadata") ?? [:]
-        if let name = record.string("name"), userMetadata["full_name"] == nil { userMetadata["full_name"] = .string(name) }
+        if let name = record.string("name"), userMetadata["full_name"] == nil {
+            userMetadata["full_name"] = .string(name)
+        }
         if let picture = record.string("picture"), userMetadata["avatar_url"] == nil {
             userMetadata["avatar_url"] = .string(picture)
         }

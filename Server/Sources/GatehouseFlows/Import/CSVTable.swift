@@ -1,4 +1,5 @@
 import GatehouseStorage
+
 /// CSV as PostgreSQL's `COPY … TO … WITH CSV HEADER` writes it: a header row, fields quoted
 /// with `"` when they hold a comma, quote or line break (a quote doubled inside), and an
 /// unquoted empty field for NULL (left out of the row, so it reads as absent).
@@ -12,31 +13,50 @@ enum CSVTable {
         var iterator = text.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar? = nil
         func next() -> Unicode.Scalar? {
-            if let scalar = pending { pending = nil; return scalar }
+            if let scalar = pending {
+                pending = nil
+                return scalar
+            }
             return iterator.next()
         }
         while let scalar = next() {
             if inQuotes {
                 if scalar == "\"" {
                     let following = next()
-                    if following == "\"" { field.unicodeScalars.append("\"") } else { inQuotes = false; pending = following }
+                    if following == "\"" {
+                        field.unicodeScalars.append("\"")
+                    } else {
+                        inQuotes = false
+                        pending = following
+                    }
                 } else {
                     field.unicodeScalars.append(scalar)
                 }
                 continue
             }
             switch scalar {
-            case "\"": inQuotes = true; quoted = true
-            case ",": record.append((field, quoted)); field = ""; quoted = false
+            case "\"":
+                inQuotes = true
+                quoted = true
+            case ",":
+                record.append((field, quoted))
+                field = ""
+                quoted = false
             case "\r": continue
             case "\n":
-                record.append((field, quoted)); field = ""; quoted = false
-                records.append(record); record = []
+                record.append((field, quoted))
+                field = ""
+                quoted = false
+                records.append(record)
+                record = []
             default: field.unicodeScalars.append(scalar)
             }
         }
         if inQuotes { throw ImportFileError("the CSV ends inside a quoted field") }
-        if !field.isEmpty || quoted || !record.isEmpty { record.append((field, quoted)); records.append(record) }
+        if !field.isEmpty || quoted || !record.isEmpty {
+            record.append((field, quoted))
+            records.append(record)
+        }
         guard let header = records.first?.map(\.0) else { return [] }
         return records.dropFirst().filter { !($0.count == 1 && $0[0].0.isEmpty && !$0[0].quoted) }.map { row in
             var fields: [String: Any] = [:]

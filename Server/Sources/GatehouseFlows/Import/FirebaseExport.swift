@@ -20,12 +20,16 @@ enum FirebaseExport {
         guard let uid = record.string("localId") else {
             return .refused(ImportRefusal(record: "user #\(line)", reason: .missingID))
         }
-        let refuse = { (reason: ImportRefusal.Reason) in ImportRecord.refused(ImportRefusal(record: uid, reason: reason)) }
+        let refuse = { (reason: ImportRefusal.Reason) in
+            ImportRecord.refused(ImportRefusal(record: uid, reason: reason))
+        }
         let id = ImportCandidate.derivedID(source: .firebase, sourceID: uid)
         let created = record.date("createdAt") ?? options.now
         var hash: String?
         if let passwordHash = record.string("passwordHash") {
-            guard let bytes = Base64Text.decode(passwordHash), !bytes.isEmpty else { return refuse(.malformed("passwordHash")) }
+            guard let bytes = Base64Text.decode(passwordHash), !bytes.isEmpty else {
+                return refuse(.malformed("passwordHash"))
+            }
             guard let salt = Base64Text.decode(record.string("salt") ?? "") else { return refuse(.malformed("salt")) }
             hash = StoredPasswordHash.firebaseScrypt(salt: salt, hash: bytes).stored
         }
@@ -36,8 +40,14 @@ enum FirebaseExport {
             else { continue }
             var data: [String: JSONValue] = ["sub": .string(subject)]
             if let email = info.string("email") { data["email"] = .string(email) }
-            if let name = info.string("displayName") { data["full_name"] = .string(name); data["name"] = .string(name) }
-            if let photo = info.string("photoUrl") { data["avatar_url"] = .string(photo); data["picture"] = .string(photo) }
+            if let name = info.string("displayName") {
+                data["full_name"] = .string(name)
+                data["name"] = .string(name)
+            }
+            if let photo = info.string("photoUrl") {
+                data["avatar_url"] = .string(photo)
+                data["picture"] = .string(photo)
+            }
             identities.append(
                 IdentityRecord(
                     userID: id,
@@ -54,9 +64,13 @@ enum FirebaseExport {
         var appMetadata: [String: JSONValue] = [
             "firebase_uid": .string(uid),
             "provider": .string(identities.first.map(\.provider.rawValue) ?? "email"),
-            "providers": .array(((hash != nil ? ["email"] : []) + identities.map(\.provider.rawValue)).map(JSONValue.string)),
+            "providers": .array(
+                ((hash != nil ? ["email"] : []) + identities.map(\.provider.rawValue)).map(JSONValue.string)
+            ),
         ]
-        if let claims = record.object("customAttributes"), !claims.isEmpty { appMetadata["firebase_claims"] = .object(claims) }
+        if let claims = record.object("customAttributes"), !claims.isEmpty {
+            appMetadata["firebase_claims"] = .object(claims)
+        }
         var userMetadata: [String: JSONValue] = [:]
         if let name = record.string("displayName") { userMetadata["full_name"] = .string(name) }
         if let photo = record.string("photoUrl") { userMetadata["avatar_url"] = .string(photo) }

@@ -12,7 +12,10 @@ public struct FirebaseHashKeyStore: Sendable {
 
     /// Seals and keeps `parameters` (replacing any kept before).
     func keep(_ parameters: FirebaseHashParameters, at now: Date) async throws {
-        let sealed = try vault.seal(String(decoding: try JSONEncoder().encode(parameters), as: UTF8.self), kid: Self.label)
+        let sealed = try vault.seal(
+            String(decoding: try JSONEncoder().encode(parameters), as: UTF8.self),
+            kid: Self.label
+        )
         try await storage.transaction { tx in
             try await tx.storeImportHashKey(scheme: Self.scheme, sealed: sealed, at: now)
         }
@@ -22,9 +25,14 @@ public struct FirebaseHashKeyStore: Sendable {
     ///
     /// - Throws: when the row was sealed under another server secret or altered.
     func load() async throws -> FirebaseHashParameters? {
-        guard let sealed = try await storage.read({ try await $0.importHashKey(scheme: Self.scheme) }) else { return nil }
+        guard let sealed = try await storage.read({ try await $0.importHashKey(scheme: Self.scheme) }) else {
+            return nil
+        }
         guard SigningKeyVault.isSealed(sealed) else { throw SigningKeyVault.SealingError.wrongSecret(kid: Self.label) }
-        return try JSONDecoder().decode(FirebaseHashParameters.self, from: Data(try vault.open(sealed, kid: Self.label).utf8))
+        return try JSONDecoder().decode(
+            FirebaseHashParameters.self,
+            from: Data(try vault.open(sealed, kid: Self.label).utf8)
+        )
     }
 
     /// Deletes the kept parameters; returns whether there were any.

@@ -57,7 +57,10 @@ public struct FirebaseHashParameters: Sendable, Equatable, Codable, CustomString
                 "GATEHOUSE_FIREBASE_SALT_SEPARATOR"
             ),
             rounds: try Self.integer(environment["GATEHOUSE_FIREBASE_ROUNDS"] ?? "8", "GATEHOUSE_FIREBASE_ROUNDS"),
-            memoryCost: try Self.integer(environment["GATEHOUSE_FIREBASE_MEM_COST"] ?? "14", "GATEHOUSE_FIREBASE_MEM_COST")
+            memoryCost: try Self.integer(
+                environment["GATEHOUSE_FIREBASE_MEM_COST"] ?? "14",
+                "GATEHOUSE_FIREBASE_MEM_COST"
+            )
         )
     }
 

@@ -1,4 +1,5 @@
 import GatehouseStorage
+
 /// The progress `gatehouse-server import` shows on standard error: one line, rewritten after
 /// each batch (a carriage return, no other control character), ended by a line feed. Shown on
 /// a terminal only, unless asked for (`--progress`) or refused (`--no-progress`), so that a

@@ -1,4 +1,5 @@
 import GatehouseStorage
+
 /// A record the import skips, and why: reported by the dry run and the real run alike.
 public struct ImportRefusal: Sendable, Equatable, CustomStringConvertible {
     /// Why a record is refused.

@@ -1,4 +1,5 @@
 import GatehouseStorage
+
 /// What an import did (or, dry, would do).
 public struct ImportReport: Sendable, Equatable {
     /// Users written (dry run: that would be written).

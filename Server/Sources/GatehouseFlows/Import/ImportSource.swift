@@ -1,4 +1,5 @@
 import GatehouseStorage
+
 /// A service whose users `gatehouse-server import` reads.
 public enum ImportSource: String, Sendable, CaseIterable {
     /// `firebase auth:export users.json` (Firebase's scrypt hashes).

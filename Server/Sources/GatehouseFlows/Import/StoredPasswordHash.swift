@@ -20,7 +20,10 @@ enum StoredPasswordHash: Equatable, Sendable {
     /// Reads a stored value; `nil` for a form no scheme knows.
     init?(stored: String) {
         if stored.hasPrefix(Self.firebasePrefix) {
-            let parts = stored.dropFirst(Self.firebasePrefix.count).split(separator: "$", omittingEmptySubsequences: false)
+            let parts = stored.dropFirst(Self.firebasePrefix.count).split(
+                separator: "$",
+                omittingEmptySubsequences: false
+            )
             guard parts.count == 2, let salt = Data(base64Encoded: String(parts[0])),
                 let hash = Data(base64Encoded: String(parts[1])), !hash.isEmpty
             else { return nil }

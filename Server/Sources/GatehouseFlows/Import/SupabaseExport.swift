@@ -139,7 +139,8 @@ enum SupabaseExport {
         return (kept, skipped)
     }
 
-    static func user(_ row: ExportRecord, line: Int, identities: [ExportRecord], options: ImportOptions) -> ImportRecord {
+    static func user(_ row: ExportRecord, line: Int, identities: [ExportRecord], options: ImportOptions) -> ImportRecord
+    {
         guard let text = row.string("id"), let id = UUID(uuidString: text) else {
             return .refused(ImportRefusal(record: row.string("id") ?? "user #\(line)", reason: .missingID))
         }
@@ -160,11 +161,13 @@ enum SupabaseExport {
             let data = identity.object("identity_data") ?? [:]
             let identityCreated = identity.date("created_at") ?? created
             return IdentityRecord(
-                id: identity.string("provider_id") != nil ? identity.string("id").flatMap(UUID.init(uuidString:)) ?? UUID() : UUID(),
+                id: identity.string("provider_id") != nil
+                    ? identity.string("id").flatMap(UUID.init(uuidString:)) ?? UUID() : UUID(),
                 userID: id,
                 provider: AuthProvider(rawValue: provider),
                 subject: subject,
-                email: identity.string("email")?.lowercased() ?? data["email"].flatMap { if case .string(let e) = $0 { e.lowercased() } else { nil } },
+                email: identity.string("email")?.lowercased()
+                    ?? data["email"].flatMap { if case .string(let e) = $0 { e.lowercased() } else { nil } },
                 data: data,
                 lastSignInAt: identity.date("last_sign_in_at"),
                 createdAt: identityCreated,

@@ -82,7 +82,11 @@ public enum UserImport {
 
     /// The user imported from `source` under its old id there (`firebase_uid`, `auth0_user_id`,
     /// or a Supabase id), or `nil` when there is none.
-    public static func user(from source: ImportSource, sourceID: String, database: ServerDatabase) async throws -> UserRecord? {
+    public static func user(
+        from source: ImportSource,
+        sourceID: String,
+        database: ServerDatabase
+    ) async throws -> UserRecord? {
         let id =
             source == .supabase
             ? UUID(uuidString: sourceID) : ImportCandidate.derivedID(source: source, sourceID: sourceID)
@@ -93,7 +97,10 @@ public enum UserImport {
     /// Drops the kept Firebase hash parameters: users not yet rehashed can no longer sign in with
     /// their password (a reset still works). Returns whether any were kept.
     public static func forgetFirebaseKey(database: ServerDatabase) async throws -> Bool {
-        try await FirebaseHashKeyStore(storage: database.storage, vault: SigningKeyVault(secret: try database.serverSecret()))
-            .forget()
+        try await FirebaseHashKeyStore(
+            storage: database.storage,
+            vault: SigningKeyVault(secret: try database.serverSecret())
+        )
+        .forget()
     }
 }

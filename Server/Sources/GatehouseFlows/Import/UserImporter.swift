@@ -133,7 +133,9 @@ public struct UserImporter: Sendable {
             let provider = String(key.prefix { $0 != "\u{0}" })
             for index in indexes { conflicts[index] = .identityTaken(provider: provider) }
         }
-        for indexes in byEmail.values where indexes.count > 1 { for index in indexes { conflicts[index] = .duplicateAddress } }
+        for indexes in byEmail.values where indexes.count > 1 {
+            for index in indexes { conflicts[index] = .duplicateAddress }
+        }
         for indexes in byID.values where indexes.count > 1 { for index in indexes { conflicts[index] = .duplicateID } }
         return conflicts
     }

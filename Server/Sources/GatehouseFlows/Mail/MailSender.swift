@@ -149,7 +149,10 @@ package struct MailSender: Service {
         let why = (failure as? SMTPError)?.summary ?? String(describing: type(of: failure))
         if (failure as? any MailDeliveryError)?.isPermanent == true {
             AuthMetrics.mail(.rejected, duration: duration)
-            logger.error("Mail rejected; given up", metadata: ["mail.subject": .string(mail.subject), "mail.failure": .string(why)])
+            logger.error(
+                "Mail rejected; given up",
+                metadata: ["mail.subject": .string(mail.subject), "mail.failure": .string(why)]
+            )
             return await settle(row, .givenUp(audit: .mailRejected, why: why))
         }
         let retryUntil = row.createdAt.addingTimeInterval(settings.retryFor)
@@ -158,7 +161,10 @@ package struct MailSender: Service {
             AuthMetrics.mail(.abandoned, duration: duration)
             logger.error(
                 "Mail still failing after the retry window; given up",
-                metadata: ["mail.subject": .string(mail.subject), "mail.attempt": "\(row.attempts)", "mail.failure": .string(why)]
+                metadata: [
+                    "mail.subject": .string(mail.subject), "mail.attempt": "\(row.attempts)",
+                    "mail.failure": .string(why),
+                ]
             )
             return await settle(row, .givenUp(audit: .mailAbandoned, why: why))
         }
@@ -168,7 +174,9 @@ package struct MailSender: Service {
         let outcome = await settle(row, .retry(at: next, why: why))
         logger.warning(
             "Mail delivery failed; will retry",
-            metadata: ["mail.subject": .string(mail.subject), "mail.attempt": "\(row.attempts)", "mail.failure": .string(why)]
+            metadata: [
+                "mail.subject": .string(mail.subject), "mail.attempt": "\(row.attempts)", "mail.failure": .string(why),
+            ]
         )
         return outcome
     }

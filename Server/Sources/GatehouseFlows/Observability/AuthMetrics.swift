@@ -151,8 +151,11 @@ enum AuthMetrics {
     static func mail(_ outcome: MailOutcome, duration: Duration? = nil) {
         Counter(label: "gatehouse_mail_deliveries_total", dimensions: [("outcome", outcome.rawValue)]).increment()
         if let duration {
-            Metrics.Timer(label: "gatehouse_mail_delivery_duration_seconds", dimensions: [("outcome", outcome.rawValue)])
-                .record(duration: duration)
+            Metrics.Timer(
+                label: "gatehouse_mail_delivery_duration_seconds",
+                dimensions: [("outcome", outcome.rawValue)]
+            )
+            .record(duration: duration)
         }
     }
 

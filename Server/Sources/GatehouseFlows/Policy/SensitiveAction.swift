@@ -1,4 +1,5 @@
 import GatehouseStorage
+
 /// An action that changes how an account is entered or who is in it (`security.md` §4b, SA-1).
 ///
 /// Each is one entry of ``SensitiveActionPolicy`` (what the caller must prove, the notice that

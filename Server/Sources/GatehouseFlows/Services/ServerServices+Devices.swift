@@ -9,7 +9,9 @@ extension ServerServices {
         SessionListing(storage: storage, lifetime: sessionLifetime, sensitive: sensitiveActions, now: now)
     }
 
-    package var sessionEnding: SessionEnding { SessionEnding(storage: storage, sensitive: sensitiveActions, audit: audit) }
+    package var sessionEnding: SessionEnding {
+        SessionEnding(storage: storage, sensitive: sensitiveActions, audit: audit)
+    }
 
     package var adminSessionEnding: AdminSessionEnding { AdminSessionEnding(storage: storage, audit: audit) }
 

@@ -132,7 +132,9 @@ extension ServerServices {
         )
     }
 
-    package var passwordRecovery: PasswordRecovery { PasswordRecovery(storage: storage, delivery: delivery, audit: audit, now: now) }
+    package var passwordRecovery: PasswordRecovery {
+        PasswordRecovery(storage: storage, delivery: delivery, audit: audit, now: now)
+    }
 
     package var codeResend: CodeResend { CodeResend(storage: storage, delivery: delivery, audit: audit, now: now) }
 

@@ -52,7 +52,8 @@ public enum SigningKeyAdmin {
     }
 
     /// Retires `kid` on behalf of `actor` (a console operator) from `ip`.
-    package static func retire(kid: String, storage: any AuthStorage, now: Date, actor: UUID?, ip: String?) async throws {
+    package static func retire(kid: String, storage: any AuthStorage, now: Date, actor: UUID?, ip: String?) async throws
+    {
         try await storage.transaction { tx in
             let keys = try await tx.signingKeys()
             guard let newest = keys.max(by: { $0.createdAt < $1.createdAt }), keys.contains(where: { $0.kid == kid })

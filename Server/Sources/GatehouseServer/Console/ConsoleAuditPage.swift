@@ -18,7 +18,9 @@ struct ConsoleAuditPage: Sendable {
         query.action = form[.action].map { AuditAction(rawValue: String($0.prefix(64))) }
         if let text = form[.address] {
             // Matched as the log spells it (each line's address links to its lines).
-            if IPAddress(text) != nil { query.address = text } else {
+            if IPAddress(text) != nil {
+                query.address = text
+            } else {
                 problems.append("The address must be an IP address, such as 203.0.113.7 or 2001:db8::1.")
             }
         }
@@ -35,7 +37,8 @@ struct ConsoleAuditPage: Sendable {
             for field in [ConsoleField.user, .action, .address, .from, .until] {
                 if let value = form[field] { parts.append("\(field.rawValue)=\(Self.percentEncoded(value))") }
             }
-            older = "<nav class=\"pager\"><a href=\"/console/audit?\(parts.joined(separator: "&"))\">Older lines →</a></nav>"
+            older =
+                "<nav class=\"pager\"><a href=\"/console/audit?\(parts.joined(separator: "&"))\">Older lines →</a></nav>"
         }
         let filters: HTML = """
             <section><form class="inline" method="get" action="/console/audit">
@@ -46,7 +49,8 @@ struct ConsoleAuditPage: Sendable {
             <input name="until" type="date" value="\(form[.until])" aria-label="until">
             <button type="submit">Filter</button> <a href="/console/audit">Clear</a></form></section>
             """
-        let notice = problems.isEmpty ? HTML.empty : ConsoleLayout.notice(problems.joined(separator: " "), isError: true)
+        let notice =
+            problems.isEmpty ? HTML.empty : ConsoleLayout.notice(problems.joined(separator: " "), isError: true)
         return ConsoleLayout.page(
             title: "Audit log",
             operator: signedIn,
@@ -57,7 +61,9 @@ struct ConsoleAuditPage: Sendable {
 
     /// The lines as a table; each user id links to the user's page.
     static func table(_ entries: [NumberedAuditEntry]) -> HTML {
-        guard !entries.isEmpty else { return "<p class=\"empty\">No line matches: widen the filters or the time range.</p>" }
+        guard !entries.isEmpty else {
+            return "<p class=\"empty\">No line matches: widen the filters or the time range.</p>"
+        }
         let rows: [HTML] = entries.map { line in
             """
             <tr><td>\(ConsoleLayout.time(line.entry.at))</td><td>\(line.entry.action.rawValue)</td>

@@ -40,11 +40,20 @@ struct ConsoleController: Sendable {
         console.get("passkey.js") { _, _ in ConsoleResponse.script(ConsoleScript.passkey) }
         console.get("sign-in") { request, _ in signInPage(next: ConsoleForm.query(request)[.next], problem: nil) }
         console.post("sign-in") { request, context in try await signIn(request, context: context) }
-        console.post("sign-in/passkey/options") { request, context in try await passkeyOptions(request, context: context) }
+        console.post("sign-in/passkey/options") { request, context in
+            try await passkeyOptions(request, context: context)
+        }
         console.post("sign-in/passkey") { request, context in try await passkeySignIn(request, context: context) }
 
         let signedIn = console.group()
-            .add(middleware: ConsoleSessionMiddleware(sessions: sessions, cookie: cookie, rateLimits: rateLimits, now: now))
+            .add(
+                middleware: ConsoleSessionMiddleware(
+                    sessions: sessions,
+                    cookie: cookie,
+                    rateLimits: rateLimits,
+                    now: now
+                )
+            )
             .group(context: ConsoleRequestContext.self)
         signedIn.get { _, context in
             let page = ConsoleOverviewPage(storage: storage, lookup: lookup, refusals: refusals, now: now)
@@ -73,7 +82,10 @@ struct ConsoleController: Sendable {
         }
         signedIn.get("keys") { request, context in
             let notice = ConsoleForm.query(request)[.done].flatMap(ConsoleNotice.init(rawValue:))
-            return try await keysPage(notice: notice.map { ConsoleLayout.notice($0.message) } ?? .empty, context: context)
+            return try await keysPage(
+                notice: notice.map { ConsoleLayout.notice($0.message) } ?? .empty,
+                context: context
+            )
         }
         signedIn.post("keys/rotate") { _, context in
             let signedIn = context.signedIn
@@ -84,7 +96,9 @@ struct ConsoleController: Sendable {
                 actor: signedIn.user.id,
                 ip: context.clientKey
             )
-            return ConsoleResponse.redirect(ConsoleReturnPath(trusted: "/console/keys?done=\(ConsoleNotice.keyRotated.rawValue)"))
+            return ConsoleResponse.redirect(
+                ConsoleReturnPath(trusted: "/console/keys?done=\(ConsoleNotice.keyRotated.rawValue)")
+            )
         }
         signedIn.post("keys/retire") { _, context in
             let signedIn = context.signedIn
@@ -104,7 +118,9 @@ struct ConsoleController: Sendable {
                     context: context
                 )
             }
-            return ConsoleResponse.redirect(ConsoleReturnPath(trusted: "/console/keys?done=\(ConsoleNotice.keyRetired.rawValue)"))
+            return ConsoleResponse.redirect(
+                ConsoleReturnPath(trusted: "/console/keys?done=\(ConsoleNotice.keyRetired.rawValue)")
+            )
         }
     }
 

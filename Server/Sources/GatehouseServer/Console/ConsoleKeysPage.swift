@@ -20,7 +20,8 @@ struct ConsoleKeysPage: Sendable {
                 <form class="inline" method="post" action="/console/keys/retire">\(csrf)
                 <input type="hidden" name="kid" value="\(key.kid)"><button class="danger" type="submit">Retire</button></form>
                 """
-            return "<tr><td class=\"mono\">\(key.kid)</td><td>\(key.algorithm)</td><td>\(ConsoleLayout.time(key.createdAt))</td><td>\(retire)</td></tr>"
+            return
+                "<tr><td class=\"mono\">\(key.kid)</td><td>\(key.algorithm)</td><td>\(ConsoleLayout.time(key.createdAt))</td><td>\(retire)</td></tr>"
         }
         let table: HTML =
             keys.isEmpty

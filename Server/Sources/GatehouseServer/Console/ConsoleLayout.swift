@@ -63,7 +63,10 @@ enum ConsoleLayout {
     static func day(_ day: Int) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(day) * 86_400))
+        let parts = calendar.dateComponents(
+            [.year, .month, .day],
+            from: Date(timeIntervalSince1970: Double(day) * 86_400)
+        )
         return "\(parts.day ?? 0) \(months[((parts.month ?? 1) - 1) % 12]) \(parts.year ?? 0)"
     }
 

@@ -1,5 +1,6 @@
 import GatehouseFlows
 import GatehouseStorage
+
 /// What a form did, shown on the page it redirects to (`?done=`).
 enum ConsoleNotice: String, Sendable {
     case banned, unbanned

@@ -11,7 +11,11 @@ enum ConsoleResponse {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page.markup)))
+        return Response(
+            status: status,
+            headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: page.markup))
+        )
     }
 
     /// 303 to `path`, which must be one of the console's own (``ConsoleReturnPath``).
@@ -34,6 +38,10 @@ enum ConsoleResponse {
         var headers = HTTPFields()
         headers[.contentType] = "text/css; charset=utf-8"
         headers[.cacheControl] = "max-age=3600"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: ConsoleStyle.css)))
+        return Response(
+            status: .ok,
+            headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: ConsoleStyle.css))
+        )
     }
 }

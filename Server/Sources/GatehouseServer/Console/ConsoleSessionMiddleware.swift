@@ -31,13 +31,18 @@ struct ConsoleSessionMiddleware: RouterMiddleware {
             }
             let next = ConsoleReturnPath(validating: request.uri.path)
             let target =
-                next == .users ? ConsoleReturnPath.signIn : ConsoleReturnPath(trusted: "/console/sign-in?next=\(next.path)")
+                next == .users
+                ? ConsoleReturnPath.signIn : ConsoleReturnPath(trusted: "/console/sign-in?next=\(next.path)")
             return ConsoleResponse.redirect(target, cookies: [cookie.clearing(.session)])
         }
         if request.method == .post {
             let form = try await ConsoleForm.read(request, context: context)
             guard ConstantTime.equal(form[.csrf] ?? "", signedIn.csrf) else {
-                throw APIError(.forbidden, .notAdmin, "This form has expired or did not come from the console: reload the page.")
+                throw APIError(
+                    .forbidden,
+                    .notAdmin,
+                    "This form has expired or did not come from the console: reload the page."
+                )
             }
             if !request.uri.path.hasSuffix("/sign-out") { try await spendAction(of: signedIn) }
             var context = context

@@ -146,7 +146,10 @@ struct ConsoleSignIn: Sendable {
             // The session must still be there and meet the proof (ended, downgraded or the role
             // revoked meanwhile: refused).
             guard let session = try await tx.session(id: record.sessionID),
-                SensitiveActionPolicy.admitsOperator(session, isOperator: try await tx.isOperator(userID: record.userID))
+                SensitiveActionPolicy.admitsOperator(
+                    session,
+                    isOperator: try await tx.isOperator(userID: record.userID)
+                )
             else {
                 throw refusal
             }

@@ -1,5 +1,6 @@
 import GatehouseFlows
 import GatehouseStorage
+
 /// `/console/sign-in`: address, password and the authenticator app's code on one form; when
 /// passkeys are on, a passkey form with the code above it, hidden until `/console/passkey.js` finds WebAuthn in
 /// the browser (without script, the password form is the page). Both forms carry the CSRF token of
@@ -10,16 +11,16 @@ enum ConsoleSignInPage {
         let passkey: HTML =
             passkeys
             ? """
-                <section id="passkey" hidden><form class="stack" id="passkey-form" method="post" action="/console/sign-in/passkey">
-                <input type="hidden" name="csrf" value="\(csrf)">
-                <input type="hidden" name="next" value="\(next.path)">
-                <input type="hidden" name="challenge_id" value="">
-                <input type="hidden" name="credential" value="">
-                <label>Code from your authenticator app<input name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,8}" required></label>
-                <button type="submit" id="passkey-sign-in">Sign in with a passkey</button>
-                <p class="muted" id="passkey-problem" aria-live="polite"></p></form>
-                <p class="muted">Or with your password and a code:</p></section>
-                """
+            <section id="passkey" hidden><form class="stack" id="passkey-form" method="post" action="/console/sign-in/passkey">
+            <input type="hidden" name="csrf" value="\(csrf)">
+            <input type="hidden" name="next" value="\(next.path)">
+            <input type="hidden" name="challenge_id" value="">
+            <input type="hidden" name="credential" value="">
+            <label>Code from your authenticator app<input name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,8}" required></label>
+            <button type="submit" id="passkey-sign-in">Sign in with a passkey</button>
+            <p class="muted" id="passkey-problem" aria-live="polite"></p></form>
+            <p class="muted">Or with your password and a code:</p></section>
+            """
             : .empty
         let content: HTML = """
             \(passkey)<section><form class="stack" method="post" action="/console/sign-in">
@@ -47,7 +48,8 @@ enum ConsoleSignInPage {
         case .noFactor:
             "The console needs a second factor: enrol an authenticator app on your account (POST /factors), then sign in here."
         case .wrongCode: "Wrong or already used code: wait for your app's next code and try again."
-        case .tooManyTries(let seconds): "Too many tries: wait \(seconds.map { "\($0) seconds" } ?? "a while") and try again."
+        case .tooManyTries(let seconds):
+            "Too many tries: wait \(seconds.map { "\($0) seconds" } ?? "a while") and try again."
         case .wrongPasskey:
             "This passkey did not sign you in: use an operator's passkey that asks for your PIN or biometrics, or your password."
         }

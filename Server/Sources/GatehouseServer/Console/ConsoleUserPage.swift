@@ -71,15 +71,20 @@ struct ConsoleUserPage: Sendable {
     }
 
     static func identities(_ user: UserRecord) -> HTML {
-        guard !user.identities.isEmpty else { return "<p class=\"empty\">No identity: the user signs in with an address and password or is a guest.</p>" }
+        guard !user.identities.isEmpty else {
+            return "<p class=\"empty\">No identity: the user signs in with an address and password or is a guest.</p>"
+        }
         let rows: [HTML] = user.identities.map {
             "<tr><td>\($0.provider.rawValue)</td><td>\($0.email)</td><td>\(ConsoleLayout.time($0.createdAt))</td><td>\(ConsoleLayout.time($0.lastSignInAt))</td></tr>"
         }
-        return "<table><thead><tr><th>Provider</th><th>Address</th><th>Linked</th><th>Last sign-in</th></tr></thead><tbody>\(rows)</tbody></table>"
+        return
+            "<table><thead><tr><th>Provider</th><th>Address</th><th>Linked</th><th>Last sign-in</th></tr></thead><tbody>\(rows)</tbody></table>"
     }
 
     static func factors(_ user: UserRecord, base: String, csrf: HTML) -> HTML {
-        guard !user.factors.isEmpty else { return "<p class=\"empty\">No second factor: the user signs in with one factor (AAL1).</p>" }
+        guard !user.factors.isEmpty else {
+            return "<p class=\"empty\">No second factor: the user signs in with one factor (AAL1).</p>"
+        }
         let rows: [HTML] = user.factors.map {
             """
             <tr><td>\($0.friendlyName)</td><td>\($0.factorType)</td><td>\($0.isVerified ? "verified" : "not verified")</td><td>\(ConsoleLayout.time($0.createdAt))</td>
@@ -87,7 +92,8 @@ struct ConsoleUserPage: Sendable {
             <button class="danger" type="submit">Remove</button></form></td></tr>
             """
         }
-        return "<table><thead><tr><th>Name</th><th>Type</th><th>State</th><th>Added</th><th></th></tr></thead><tbody>\(rows)</tbody></table>"
+        return
+            "<table><thead><tr><th>Name</th><th>Type</th><th>State</th><th>Added</th><th></th></tr></thead><tbody>\(rows)</tbody></table>"
     }
 
     /// Name, created, last used: never the credential or its public key.
@@ -100,13 +106,17 @@ struct ConsoleUserPage: Sendable {
             <button class="danger" type="submit">Remove</button></form></td></tr>
             """
         }
-        return "<table><thead><tr><th>Name</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>\(rows)</tbody></table>"
+        return
+            "<table><thead><tr><th>Name</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>\(rows)</tbody></table>"
     }
 
     /// Send a recovery code; resend the confirmation of an unconfirmed address. The code goes
     /// to the user only: the console never shows it.
     static func mail(_ user: UserRecord, base: String, csrf: HTML) -> HTML {
-        guard user.email != nil else { return "<section><h2>Mail</h2><p class=\"empty\">No address: nothing can be mailed to this user.</p></section>" }
+        guard user.email != nil else {
+            return
+                "<section><h2>Mail</h2><p class=\"empty\">No address: nothing can be mailed to this user.</p></section>"
+        }
         let resend: HTML =
             user.emailConfirmedAt == nil
             ? "<form class=\"inline\" method=\"post\" action=\"\(base)/confirmation\">\(csrf)<button type=\"submit\" id=\"resend-confirmation\">Resend the confirmation</button></form>"

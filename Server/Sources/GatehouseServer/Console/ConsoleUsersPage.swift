@@ -55,7 +55,9 @@ struct ConsoleUsersPage: Sendable {
             let last = max(1, (total + paging.perPage - 1) / paging.perPage)
             summary = "<p class=\"muted\">\(total) users · page \(paging.page) of \(last)</p>"
             var links: [HTML] = []
-            if paging.page > 1 { links.append("<a href=\"/console/users?page=\(paging.page - 1)\">← Previous page</a>") }
+            if paging.page > 1 {
+                links.append("<a href=\"/console/users?page=\(paging.page - 1)\">← Previous page</a>")
+            }
             if paging.page < last { links.append("<a href=\"/console/users?page=\(paging.page + 1)\">Next page →</a>") }
             pager = "<nav class=\"pager\">\(links)</nav>"
         case .filtered(let request):
@@ -83,7 +85,8 @@ struct ConsoleUsersPage: Sendable {
             <table><thead><tr><th>Address</th><th>Created</th><th>Last sign-in</th><th>State</th></tr></thead>
             <tbody>\(users.map { Self.row($0, now: now()) })</tbody></table>
             """
-        let notice = form[.done].flatMap(ConsoleNotice.init(rawValue:)).map { ConsoleLayout.notice($0.message) } ?? .empty
+        let notice =
+            form[.done].flatMap(ConsoleNotice.init(rawValue:)).map { ConsoleLayout.notice($0.message) } ?? .empty
         return ConsoleLayout.page(
             title: "Users",
             operator: signedIn,

@@ -1,5 +1,6 @@
 import GatehouseFlows
 import GatehouseStorage
+
 /// Markup for the console's pages, escaped by construction: literal text is trusted markup,
 /// and every `String` interpolated into it is escaped (`&`, `<`, `>`, `"`, `'`), so a user's
 /// address, metadata or device label can never become markup. Only another ``HTML`` value is

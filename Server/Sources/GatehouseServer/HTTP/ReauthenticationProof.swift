@@ -1,5 +1,6 @@
 import GatehouseFlows
 import GatehouseStorage
+
 /// The reauthentication code a caller may send beside a sensitive request's own fields
 /// (``SensitiveActionGuard/Evidence``): `nonce`, as `PUT /user` takes it in GoTrue, or
 /// `reauthentication_nonce` on `POST /token?grant_type=id_token`, whose `nonce` is the ID

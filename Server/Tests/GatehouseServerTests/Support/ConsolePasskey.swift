@@ -6,9 +6,9 @@ import GatehouseServerSupport
 import GatehouseStorage
 import GatehouseTesting
 import HTTPTypes
-@testable import GatehouseWebAuthn
 
 @testable import GatehouseServer
+@testable import GatehouseWebAuthn
 
 /// An operator's passkey in the console tests, held by the SDK's software authenticator: it is
 /// registered through the API as users register theirs (or, to play a hostile or broken
@@ -35,7 +35,9 @@ struct ConsolePasskey {
         guard options.status == .ok else { throw Failure("registration options: \(options.status) \(options.text)") }
         let reply = try JSONDecoder().decode(PasskeyOptions.self, from: Data(options.text.utf8))
         let credential = try authenticator.register(try PasskeyRegistrationRequest(reply))
-        let body = try Self.json(PasskeyVerifyRequest(challengeID: reply.challengeID, credential: Self.value(credential)))
+        let body = try Self.json(
+            PasskeyVerifyRequest(challengeID: reply.challengeID, credential: Self.value(credential))
+        )
         let verified = try await client.post("/passkeys/registration/verify", body, bearer: bearer)
         guard verified.status == .ok else { throw Failure("registration: \(verified.status) \(verified.text)") }
         return ConsolePasskey(authenticator: authenticator)

@@ -1,8 +1,8 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import HTTPTypes
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// A browser's part in the console tests, over real HTTP: it keeps the console's cookies, reads
@@ -53,7 +53,12 @@ final class ConsoleVisitor: @unchecked Sendable {
 
     /// Signs in on the sign-in page: its form cookie and CSRF token, then the form.
     @discardableResult
-    func signIn(_ email: String, password: String = "correct horse battery", code: String, next: String? = nil)
+    func signIn(
+        _ email: String,
+        password: String = "correct horse battery",
+        code: String,
+        next: String? = nil
+    )
         async throws -> Reply
     {
         let page = try await get("/console/sign-in" + (next.map { "?next=\(Self.encode($0))" } ?? ""))
@@ -109,11 +114,18 @@ struct ConsoleOperatorAccount {
         return app.code(at: clock.now())
     }
 
-    static func make(_ email: String, _ client: Client, _ harness: Harness, grant: Bool = true) async throws
+    static func make(
+        _ email: String,
+        _ client: Client,
+        _ harness: Harness,
+        grant: Bool = true
+    ) async throws
         -> ConsoleOperatorAccount
     {
         let (session, factor) = try await client.userWithFactor(email, clock: harness.clock)
-        if grant { try await OperatorRoles.grant(email: email, storage: harness.server.storage, now: harness.clock.now()) }
+        if grant {
+            try await OperatorRoles.grant(email: email, storage: harness.server.storage, now: harness.clock.now())
+        }
         return ConsoleOperatorAccount(email: email, app: factor.app, factorID: factor.id, session: session)
     }
 }

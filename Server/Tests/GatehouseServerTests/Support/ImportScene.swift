@@ -14,7 +14,9 @@ struct ImportScene {
     let secret: String?
 
     static func make() async throws -> ImportScene {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-import-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gatehouse-import-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = TestDatabase.url(of: try await TestDatabase.database(for: directory))
         return ImportScene(directory: directory, url: url, secret: TestDatabase.secret(for: directory))
@@ -36,13 +38,27 @@ struct ImportScene {
     static func summary(_ run: KeysCommandTests.Run) -> String { run.lines.last ?? "" }
 
     /// A server on the imported database with a fake Apple and Google, over real HTTP.
-    func serve(_ body: @escaping @Sendable (Client, FakeProvider, FakeProvider, Harness) async throws -> Void) async throws {
-        let apple = try await FakeProvider.start(issuer: "https://appleid.apple.com", clientID: IDTokenTests.appleClient)
-        let google = try await FakeProvider.start(issuer: "https://accounts.google.com", clientID: IDTokenTests.googleClient)
+    func serve(
+        _ body: @escaping @Sendable (Client, FakeProvider, FakeProvider, Harness) async throws -> Void
+    ) async throws {
+        let apple = try await FakeProvider.start(
+            issuer: "https://appleid.apple.com",
+            clientID: IDTokenTests.appleClient
+        )
+        let google = try await FakeProvider.start(
+            issuer: "https://accounts.google.com",
+            clientID: IDTokenTests.googleClient
+        )
         do {
             let harness = try await Harness.make(directory: directory) { configuration in
-                configuration.apple = IdentityProviderSettings(clientIDs: [IDTokenTests.appleClient], jwksURL: apple.url)
-                configuration.google = IdentityProviderSettings(clientIDs: [IDTokenTests.googleClient], jwksURL: google.url)
+                configuration.apple = IdentityProviderSettings(
+                    clientIDs: [IDTokenTests.appleClient],
+                    jwksURL: apple.url
+                )
+                configuration.google = IdentityProviderSettings(
+                    clientIDs: [IDTokenTests.googleClient],
+                    jwksURL: google.url
+                )
             }
             try await harness.live { client in try await body(client, apple, google, harness) }
         } catch {

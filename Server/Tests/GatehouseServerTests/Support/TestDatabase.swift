@@ -1,11 +1,11 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseServerSupport
 import GatehouseStorage
 import Logging
 import NIOPosix
 import PostgresNIO
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// Which database the suite runs on. The whole server suite is one set of tests run twice by
@@ -83,7 +83,10 @@ enum TestDatabase {
             let name = "gh_template_\(Migrations.all.count)_\(last)".lowercased()
             var exists = false
             try await withConnection(admin) { connection in
-                let rows = try await connection.query("SELECT 1 FROM pg_database WHERE datname = \(name)", logger: logger)
+                let rows = try await connection.query(
+                    "SELECT 1 FROM pg_database WHERE datname = \(name)",
+                    logger: logger
+                )
                 for try await _ in rows { exists = true }
             }
             if exists { return name }
@@ -106,7 +109,10 @@ enum TestDatabase {
                         logger: logger
                     )
                 } catch {
-                    _ = try? await connection.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(building)"), logger: logger)
+                    _ = try? await connection.query(
+                        PostgresQuery(unsafeSQL: "DROP DATABASE \(building)"),
+                        logger: logger
+                    )
                 }
             }
             return name

@@ -94,30 +94,25 @@ package struct CodeResend: Sendable {
         guard user.emailConfirmedAt == nil else { throw Self.alreadyConfirmed }
         let now = now()
         let admitted = try await delivery.admit(email, recipient: .unconfirmed, kind: .signUp, client: ip, now: now)
-        let (delivery, audit) = (self.delivery, self.audit)
-        try await delivery.issueNow(admitted: admitted) {
-            try await storage.transaction { tx in
-                guard let current = try await tx.user(id: user.id), current.email == email else {
-                    throw APIError(.notFound, .userNotFound, "User not found")
-                }
-                guard current.emailConfirmedAt == nil else { throw Self.alreadyConfirmed }
-                let issued = try await Self.confirmation(
-                    to: current,
-                    admitted: admitted,
-                    spacing: .refuse,
-                    delivery: delivery,
-                    in: tx,
-                    now: now
-                )
-                try await audit.record(
-                    .confirmationResent,
-                    actor: `operator`,
-                    ip: ip,
-                    subject: user.id,
-                    in: tx
-                )
-                return issued
-            }
+        let delivery = self.delivery
+        let send = OperatorCodeSend(storage: storage, delivery: delivery, audit: audit)
+        try await send(
+            to: user,
+            at: email,
+            admitted: admitted,
+            recording: .confirmationResent,
+            operator: `operator`,
+            ip: ip,
+            check: { guard $0.emailConfirmedAt == nil else { throw Self.alreadyConfirmed } }
+        ) { current, tx in
+            try await Self.confirmation(
+                to: current,
+                admitted: admitted,
+                spacing: .refuse,
+                delivery: delivery,
+                in: tx,
+                now: now
+            )
         }
     }
 

@@ -57,29 +57,24 @@ package struct PasswordRecovery: Sendable {
         guard let email = user.email else { throw Self.noAddress }
         let now = now()
         let admitted = try await delivery.admit(email, recipient: MailBudget.Recipient(user), client: ip, now: now)
-        let (storage, delivery, audit) = (self.storage, self.delivery, self.audit)
-        try await delivery.issueNow(admitted: admitted) {
-            try await storage.transaction { tx in
-                guard let current = try await tx.user(id: user.id), current.email == email else {
-                    throw APIError(.notFound, .userNotFound, "User not found")
-                }
-                let issued = try await Self.issue(
-                    to: current,
-                    admitted: admitted,
-                    spacing: .refuse,
-                    delivery: delivery,
-                    in: tx,
-                    now: now
-                )
-                try await audit.record(
-                    .recoverySent,
-                    actor: `operator`,
-                    ip: ip,
-                    subject: user.id,
-                    in: tx
-                )
-                return issued
-            }
+        let delivery = self.delivery
+        let send = OperatorCodeSend(storage: storage, delivery: delivery, audit: audit)
+        try await send(
+            to: user,
+            at: email,
+            admitted: admitted,
+            recording: .recoverySent,
+            operator: `operator`,
+            ip: ip
+        ) { current, tx in
+            try await Self.issue(
+                to: current,
+                admitted: admitted,
+                spacing: .refuse,
+                delivery: delivery,
+                in: tx,
+                now: now
+            )
         }
     }
 

@@ -15,7 +15,8 @@ package struct FactorUnenrollment: Sendable {
     let audit: AuditLog
 
     /// The caller removes one of their factors.
-    package func callAsFunction(factorID: UUID, caller: Caller, nonce: String?, ip: String) async throws -> FactorRecord {
+    package func callAsFunction(factorID: UUID, caller: Caller, nonce: String?, ip: String) async throws -> FactorRecord
+    {
         try MFAAccess.requirePermanentUser(caller)
         let permit = try await sensitive.authorize(.unenrolFactor, caller, evidence: .init(nonce: nonce), ip: ip)
         let removed = try await remove(

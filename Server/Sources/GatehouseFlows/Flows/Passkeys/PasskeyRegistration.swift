@@ -62,7 +62,11 @@ package struct PasskeyRegistration: Sendable {
     /// Verifies the new credential and stores the passkey; a guest becomes permanent.
     ///
     /// - Returns: The new passkey and the user after the change.
-    package func verify(_ caller: Caller, body: PasskeyVerifyRequest, ip: String) async throws -> (WirePasskey, UserRecord) {
+    package func verify(
+        _ caller: Caller,
+        body: PasskeyVerifyRequest,
+        ip: String
+    ) async throws -> (WirePasskey, UserRecord) {
         do {
             let result = try await verifyAttestation(caller, body: body, ip: ip)
             AuthMetrics.passkeyVerified(.registration, error: nil)

@@ -106,8 +106,14 @@ struct IdentityLinking: Sendable {
             try await permit.queueNotices(provider.wayIn, in: tx, now: now)
             return true
         }
-        guard linkedTo.emailConfirmedAt != nil, !linkedTo.isAnonymous, let address = linkedTo.email else { return false }
-        _ = try await delivery.notify(AccountNotice.mail(.wayInAdded, to: address, what: provider.wayIn), in: tx, now: now)
+        guard linkedTo.emailConfirmedAt != nil, !linkedTo.isAnonymous, let address = linkedTo.email else {
+            return false
+        }
+        _ = try await delivery.notify(
+            AccountNotice.mail(.wayInAdded, to: address, what: provider.wayIn),
+            in: tx,
+            now: now
+        )
         return true
     }
 

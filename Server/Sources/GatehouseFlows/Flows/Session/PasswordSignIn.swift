@@ -49,7 +49,9 @@ package struct PasswordSignIn: Sendable {
         // A hash brought by an import (Firebase's scrypt, an older bcrypt) is replaced by one of
         // the server's own now that the password is known; the imported one is gone for good.
         var newHash: String?
-        if let hash = user.passwordHash, passwords.needsRehash(hash) { newHash = try await passwords.hash(body.password) }
+        if let hash = user.passwordHash, passwords.needsRehash(hash) {
+            newHash = try await passwords.hash(body.password)
+        }
         let rehashed = newHash
         let grant = try await storage.transaction { tx in
             guard var current = try await tx.user(id: verified.id), current.passwordHash == verified.passwordHash

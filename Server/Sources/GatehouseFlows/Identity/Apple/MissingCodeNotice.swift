@@ -23,7 +23,8 @@ final class MissingCodeNotice: Sendable {
             "Apple sign-in without authorization_code: Apple's tokens cannot be revoked when this user's account is deleted",
             metadata: [
                 "apple.client_id": .string(clientID),
-                "hint": "send ASAuthorizationAppleIDCredential.authorizationCode (the SDK's signInWithApple(credential:nonce:))",
+                "hint":
+                    "send ASAuthorizationAppleIDCredential.authorizationCode (the SDK's signInWithApple(credential:nonce:))",
             ]
         )
     }

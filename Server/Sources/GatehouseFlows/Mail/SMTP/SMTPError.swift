@@ -1,4 +1,5 @@
 import GatehouseStorage
+
 /// Why an SMTP delivery failed.
 public struct SMTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {

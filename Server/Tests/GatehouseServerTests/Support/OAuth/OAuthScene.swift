@@ -1,5 +1,4 @@
 import Foundation
-@testable import GatehouseFlows
 import GatehouseProcessTesting
 import GatehouseServerSupport
 import GatehouseStorage
@@ -7,6 +6,7 @@ import HTTPTypes
 import Logging
 import Testing
 
+@testable import GatehouseFlows
 @testable import GatehouseServer
 
 /// A server with providers whose pages sign people in, all on loopback (issue 36): two OpenID
