@@ -70,6 +70,13 @@ struct MFAEnrollmentTests {
                 let reply = try await client.post("/factors", #"{"factor_type":"totp",\#(bad)}"#, bearer: token)
                 #expect(reply.status == .badRequest && reply.errorCode == "validation_failed", "\(bad)")
             }
+            // An issuer within the document's 64 characters whose link, with this address, does
+            // not fit the largest QR code (each "€" is nine bytes percent-encoded): 422 with its
+            // own code, not "malformed", since the same issuer fits a shorter address.
+            let wide = String(repeating: "€", count: 60)
+            let tooLong = try await client.post("/factors", #"{"factor_type":"totp","issuer":"\#(wide)"}"#, bearer: token)
+            #expect(tooLong.status == .unprocessableContent, "\(tooLong.text)")
+            #expect(tooLong.errorCode == "mfa_enrollment_link_too_long")
         }
     }
 

@@ -205,4 +205,8 @@ extension ErrorCode {
     /// A server-to-server notification from Apple was not signed by Apple, is for another app,
     /// or is too old (`POST /apple/notifications`).
     public static let notificationInvalid: ErrorCode = "notification_invalid"
+    /// The authenticator app's enrolment link (the issuer and the account's address) is too long
+    /// for the largest QR code the server draws (`POST /factors`): a shorter issuer fits. It
+    /// depends on the account's address, so a request the API document calls valid can get it.
+    public static let mfaEnrollmentLinkTooLong: ErrorCode = "mfa_enrollment_link_too_long"
 }

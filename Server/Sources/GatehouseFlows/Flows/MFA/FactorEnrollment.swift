@@ -59,7 +59,11 @@ package struct FactorEnrollment: Sendable {
         let candidates = [false, true].map { secret.uri(issuer: issuer, account: account, compact: $0) }
         guard let (uri, qr) = candidates.lazy.compactMap({ uri in (try? QRCode(text: uri)).map { (uri, $0) } }).first
         else {
-            throw APIError.validation("issuer and e-mail address are too long for a QR code; choose a shorter issuer")
+            throw APIError(
+                .unprocessableContent,
+                .mfaEnrollmentLinkTooLong,
+                "issuer and e-mail address are too long for a QR code; choose a shorter issuer"
+            )
         }
         let stored = factor
         try await storage.transaction { tx in
