@@ -3,9 +3,10 @@ import Gatehouse
 import GatehouseTesting
 
 /// Cold restore: from reading the file store to publishing `.success(user)`, over `runs`
-/// fresh `AuthService` instances. Returns sorted samples in microseconds.
+/// fresh `AuthService` instances, and the store's read of the same file alone (the file read and
+/// its JSON decoding, the floor of a restore). Returns sorted samples in microseconds.
 @MainActor
-func coldRestoreSamples(runs: Int) async throws -> [Double] {
+func coldRestoreSamples(runs: Int) async throws -> (restores: [Double], storeReads: [Double]) {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "gatehouse-bench-\(UUID().uuidString)"
     )
@@ -29,5 +30,14 @@ func coldRestoreSamples(runs: Int) async throws -> [Double] {
         samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
         await service.waitForVerification()
     }
-    return samples.sorted()
+    var reads: [Double] = []
+    reads.reserveCapacity(runs)
+    for _ in 0..<runs {
+        let start = clock.now
+        let stored = try store.load()
+        let elapsed = clock.now - start
+        precondition(stored?.user.email == "bench@example.com")
+        reads.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+    }
+    return (samples.sorted(), reads.sorted())
 }

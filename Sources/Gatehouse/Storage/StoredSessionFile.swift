@@ -7,10 +7,20 @@ enum StoredSessionFile {
     private struct Envelope: Codable {
         var version: Int
         var session: Session
-    }
 
-    private struct VersionProbe: Decodable {
-        var version: Int
+        init(version: Int, session: Session) {
+            self.version = version
+            self.session = session
+        }
+
+        /// Reads the version first and the session only in a format this build knows, in one
+        /// pass over the file (the restore at launch pays for this decode).
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            version = try container.decode(Int.self, forKey: .version)
+            guard version == StoredSessionFile.currentVersion else { throw UnsupportedVersion(version: version) }
+            session = try container.decode(Session.self, forKey: .session)
+        }
     }
 
     struct UnsupportedVersion: Error, CustomStringConvertible {
@@ -28,8 +38,6 @@ enum StoredSessionFile {
     static func decode(_ data: Data) throws -> Session {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .deferredToDate
-        let probe = try decoder.decode(VersionProbe.self, from: data)
-        guard probe.version == currentVersion else { throw UnsupportedVersion(version: probe.version) }
         return try decoder.decode(Envelope.self, from: data).session
     }
 }
