@@ -14,9 +14,13 @@ package struct JSONBytes {
     package private(set) var bytes: [UInt8] = []
     /// Whether the next value or key follows another one in its container.
     private var follows = false
+    /// Whether ``object(_:)`` writes members in the order of their keys (as the encoder's
+    /// `.sortedKeys`), rather than the dictionary's.
+    private let sortsKeys: Bool
 
-    package init(capacity: Int = 0) {
+    package init(capacity: Int = 0, sortsKeys: Bool = false) {
         bytes.reserveCapacity(capacity)
+        self.sortsKeys = sortsKeys
     }
 
     package mutating func beginObject() { open(UInt8(ascii: "{")) }
@@ -79,7 +83,8 @@ package struct JSONBytes {
         follows = true
     }
 
-    /// A metadata value, objects' members in the dictionary's order (as the encoder takes them).
+    /// A metadata value, objects' members in the dictionary's order (as the encoder takes them)
+    /// or, when the writer sorts keys, in the order of their keys.
     package mutating func value(_ value: JSONValue) throws {
         switch value {
         case .null: null()
@@ -96,9 +101,16 @@ package struct JSONBytes {
 
     package mutating func object(_ members: [String: JSONValue]) throws {
         beginObject()
-        for (name, member) in members {
-            key(name)
-            try value(member)
+        if sortsKeys {
+            for name in members.keys.sorted() {
+                key(name)
+                try value(members[name] ?? .null)
+            }
+        } else {
+            for (name, member) in members {
+                key(name)
+                try value(member)
+            }
         }
         endObject()
     }

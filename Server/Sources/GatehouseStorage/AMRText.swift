@@ -1,6 +1,7 @@
 import Foundation
+import GatehouseServerSupport
 
-/// A session's `amr` column: the JSON text ``JSONText/encode(_:)`` writes for `[AMREntry]`
+/// A session's `amr` column: the JSON text ``text(_:)`` writes for `[AMREntry]`
 /// (`[{"method":"password","timestamp":1732000000}]`), read on every authenticated request.
 package enum AMRText {
     /// The entries of `text`: the shape the server writes is read directly, anything else
@@ -24,6 +25,28 @@ package enum AMRText {
                 provider: $0.provider
             )
         }
+    }
+
+    /// The column's text for `entries`: what `JSONText.encode` wrote for them (keys sorted,
+    /// `provider` only when there is one), written directly, since every new session and every
+    /// step up to AAL2 writes one (issue 35).
+    package static func text(_ entries: [AMREntry]) -> String {
+        var json = JSONBytes(capacity: 48 * entries.count + 2)
+        json.beginArray()
+        for entry in entries {
+            json.beginObject()
+            json.key("method")
+            json.string(entry.method.rawValue)
+            if let provider = entry.provider {
+                json.key("provider")
+                json.string(provider.rawValue)
+            }
+            json.key("timestamp")
+            json.integer(entry.timestamp)
+            json.endObject()
+        }
+        json.endArray()
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     private static let column = "sessions.amr"

@@ -15,6 +15,22 @@ struct EncodingHelperTests {
         #expect(SecureRandom.bytes(32).count == 32)
     }
 
+    /// Drawn eight bytes at a time, every length comes out whole, and no byte of a draw is
+    /// fixed or copied from another: over 64 draws of 37 bytes, each position takes many values,
+    /// and the eight-byte words of a draw differ.
+    @Test func randomBytesHaveEveryLengthAndNoFixedPosition() {
+        for count in 0..<40 { #expect(SecureRandom.bytes(count).count == count) }
+        let draws = (0..<64).map { _ in SecureRandom.bytes(37) }
+        for position in 0..<37 {
+            #expect(Set(draws.map { $0[position] }).count > 16, "position \(position) barely changes")
+        }
+        for draw in draws {
+            let words: [[UInt8]] = [Array(draw[0..<8]), Array(draw[8..<16]), Array(draw[16..<24]), Array(draw[24..<32])]
+            #expect(Set(words).count == 4)
+        }
+        #expect(Set(draws).count == draws.count)
+    }
+
     @Test func uuidTextIsFoundationsSpellingAndReadsOnlyIt() {
         for _ in 0..<500 {
             let id = UUID()

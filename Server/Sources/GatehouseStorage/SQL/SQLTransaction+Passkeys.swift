@@ -104,7 +104,7 @@ extension SQLTransaction {
         let amr = [entry] + session.amr.filter { $0.method != entry.method }
         _ = try await query(
             "UPDATE sessions SET amr = ? WHERE id = ?",
-            [.text(JSONText.encode(amr)), .text(sessionID.key)]
+            [.text(AMRText.text(amr)), .text(sessionID.key)]
         )
     }
 

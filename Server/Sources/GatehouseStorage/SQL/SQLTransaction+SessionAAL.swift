@@ -24,7 +24,7 @@ extension SQLTransaction {
                 rotated_at = NULL, refreshed_at = ?, refreshed_day = ? WHERE id = ? RETURNING id
                 """,
                 [
-                    .text(factorID.key), .text(JSONText.encode(amr)), .date(now),
+                    .text(factorID.key), .text(AMRText.text(amr)), .date(now),
                     .float(SessionRefreshDay.start(of: now)), .text(id.key),
                 ]
             ).isEmpty
@@ -42,7 +42,7 @@ extension SQLTransaction {
             let amr = session.amr.filter { $0.method != .totp }
             _ = try await query(
                 "UPDATE sessions SET aal = '\(Self.aal1)', factor_id = NULL, amr = ? WHERE id = ?",
-                [.text(JSONText.encode(amr)), .text(session.id.key)]
+                [.text(AMRText.text(amr)), .text(session.id.key)]
             )
         }
     }

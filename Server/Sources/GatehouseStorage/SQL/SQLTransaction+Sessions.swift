@@ -13,7 +13,7 @@ extension SQLTransaction {
             [
                 .text(session.id.key), .text(session.userID.key), .text(session.salt), .integer(Int(session.counter)),
                 .float(session.createdAt.timeIntervalSince1970), .float(session.refreshedAt.timeIntervalSince1970),
-                .date(session.rotatedAt), .text(JSONText.encode(session.amr)),
+                .date(session.rotatedAt), .text(AMRText.text(session.amr)),
                 session.device.map(SQLValue.text) ?? .null,
                 session.createdIP.map(SQLValue.text) ?? .null, session.refreshedIP.map(SQLValue.text) ?? .null,
                 .float(SessionRefreshDay.start(of: session.refreshedAt)),
