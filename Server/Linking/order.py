@@ -4,9 +4,9 @@
 
 LINK_MAP is lld's map of the traced binary (-Map, --no-demangle); each PAGES file holds the
 pages of its code that ran, in the order they first ran (trace-pages.c). Every input section
-of .text that overlaps a page that ran is named by its shortest symbol, in the order its first
-page ran (the first trace first), so that lld (--symbol-ordering-file) places the code a start
-runs together: the kernel then maps fewer of the binary's pages around the ones it runs.
+of .text that overlaps a page that ran is named by its shortest symbol (the list sorted by
+name), so that lld (--symbol-ordering-file) places the code a start runs together: the kernel
+then maps fewer of the binary's pages around the ones it runs.
 """
 import re
 import struct
@@ -35,7 +35,7 @@ def read_sections(map_path):
 
 
 def first_runs(page_paths):
-    """Page number -> rank of its first run, over the traces in turn."""
+    """Page number -> rank of its first run, over the traces in turn (the traces' union)."""
     rank = {}
     for path in page_paths:
         data = open(path, 'rb').read()
@@ -54,11 +54,11 @@ def main():
         ranks = [rank[page] for page in pages if page in rank]
         if ranks and symbols:
             ranked.append((min(ranks), min(symbols, key=len)))
-    seen = set()
-    for _, symbol in sorted(ranked):
-        if symbol not in seen:
-            seen.add(symbol)
-            print(symbol)
+    # Sorted by name, not by when they ran: where each lies inside the gathered code does not
+    # change what is resident, and a sorted list changes only where the set of code does.
+    seen = sorted({symbol for _, symbol in ranked})
+    for symbol in seen:
+        print(symbol)
     hot = sum(size for address, size, symbols in sections if symbols and any(
         page in rank for page in range(address >> 12, ((address + max(size, 1) - 1) >> 12) + 1)))
     print(f'{len(seen)} sections, {hot / 2**20:.1f} MiB of code that runs at start, from {len(rank)} pages',
