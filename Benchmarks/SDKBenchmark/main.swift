@@ -30,18 +30,37 @@ let processRuns = option("--process-runs").flatMap(Int.init) ?? 100
 let server = try await BenchmarkServer.start(url: option("--server"))
 if let server {
     // The default store of this process and of its children: a folder of the benchmark's own.
-    let configHome = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-real-path-\(UUID().uuidString)")
+    let configHome = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "gatehouse-real-path-\(UUID().uuidString)"
+    )
     setenv("XDG_CONFIG_HOME", configHome.path, 1)
     try await RealPathRestore.seed(server: server.url, configHome: configHome)
     let samples = try await RealPathRestore.inProcessSamples(server: server.url, runs: runs)
     let restores = samples.map(\.restore).sorted()
     let checks = samples.map(\.serverCheck).sorted()
-    row("real-path restore, median", percentile(restores, 0.5), bound: "< 150 µs", ratio: percentile(restores, 0.5) / 150)
-    row("real-path restore, p99", percentile(restores, 0.99), bound: "< 500 µs", ratio: percentile(restores, 0.99) / 500)
+    row(
+        "real-path restore, median",
+        percentile(restores, 0.5),
+        bound: "< 150 µs",
+        ratio: percentile(restores, 0.5) / 150
+    )
+    row(
+        "real-path restore, p99",
+        percentile(restores, 0.99),
+        bound: "< 500 µs",
+        ratio: percentile(restores, 0.99) / 500
+    )
     row("then the server's check (GET /user), median", percentile(checks, 0.5), bound: "reported apart", ratio: 0)
     row("then the server's check (GET /user), p99", percentile(checks, 0.99), bound: "reported apart", ratio: 0)
-    let first = try RealPathRestore.samples(server: server.url, configHome: configHome, runs: processRuns).map(\.restore).sorted()
-    row("first restore of a new process, median (\(processRuns) processes)", percentile(first, 0.5), bound: "reported (once per launch)", ratio: 0)
+    let first = try RealPathRestore.samples(server: server.url, configHome: configHome, runs: processRuns).map(
+        \.restore
+    ).sorted()
+    row(
+        "first restore of a new process, median (\(processRuns) processes)",
+        percentile(first, 0.5),
+        bound: "reported (once per launch)",
+        ratio: 0
+    )
     try? FileManager.default.removeItem(at: configHome)
     server.stop()
 } else {
@@ -49,13 +68,28 @@ if let server {
 }
 let (memory, storeReads) = try await coldRestoreSamples(runs: runs)
 let storeRead = percentile(storeReads, 0.5)
-row("in-memory backend, file store, median", percentile(memory, 0.5), bound: "≈ 7 µs (two rounds ago)", ratio: percentile(memory, 0.5) / 7)
-row("in-memory backend, file store, p99", percentile(memory, 0.99), bound: "< 500 µs", ratio: percentile(memory, 0.99) / 500)
-row("the file store's read alone (file and JSONDecoder), median", storeRead, bound: "floor of the restore above", ratio: percentile(memory, 0.5) / storeRead)
+row(
+    "in-memory backend, file store, median",
+    percentile(memory, 0.5),
+    bound: "≈ 7 µs (two rounds ago)",
+    ratio: percentile(memory, 0.5) / 7
+)
+row(
+    "in-memory backend, file store, p99",
+    percentile(memory, 0.99),
+    bound: "< 500 µs",
+    ratio: percentile(memory, 0.99) / 500
+)
+row(
+    "the file store's read alone (file and JSONDecoder), median",
+    storeRead,
+    bound: "floor of the restore above",
+    ratio: percentile(memory, 0.5) / storeRead
+)
 let refreshes = try await refreshRequests(callers: 1_000)
 
 print("SDK (\(runs) restores of each kind; 1,000 concurrent accessToken() after expiry)")
 print("| Figure | Result | Bound or target | Ratio |")
 print("|---|---|---|---|")
-rows.forEach { print($0) }
+for row in rows { print(row) }
 print("| refresh requests for 1,000 callers | \(refreshes) | 1 | \(String(format: "%.2f", Double(refreshes))) |")

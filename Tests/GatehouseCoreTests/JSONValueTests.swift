@@ -23,7 +23,10 @@ struct JSONValueTests {
         #expect(try decoded(#""""#) == .string(""))
         #expect(try decoded("[]") == .array([]))
         #expect(try decoded("{}") == .object([:]))
-        #expect(try decoded(#"[1, "1", true, null, {}, []]"#) == .array([.number(1), .string("1"), .bool(true), .null, .object([:]), .array([])]))
+        #expect(
+            try decoded(#"[1, "1", true, null, {}, []]"#)
+                == .array([.number(1), .string("1"), .bool(true), .null, .object([:]), .array([])])
+        )
     }
 
     @Test func nestedMetadataRoundTrips() throws {

@@ -25,7 +25,9 @@ struct EncodingHelperTests {
             #expect(Set(draws.map { $0[position] }).count > 16, "position \(position) barely changes")
         }
         for draw in draws {
-            let words: [[UInt8]] = [Array(draw[0..<8]), Array(draw[8..<16]), Array(draw[16..<24]), Array(draw[24..<32])]
+            let words: [[UInt8]] = [
+                Array(draw[0..<8]), Array(draw[8..<16]), Array(draw[16..<24]), Array(draw[24..<32]),
+            ]
             #expect(Set(words).count == 4)
         }
         #expect(Set(draws).count == draws.count)
