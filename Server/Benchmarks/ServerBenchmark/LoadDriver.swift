@@ -113,26 +113,66 @@ enum HTTPResponseParser {
     }
 
     /// The first complete response in `buffer`, which it consumes; nil until one has arrived.
+    ///
+    /// Reads the bytes in place: the load generator shares the two cores with the server, and a
+    /// parser through `String` and Foundation's `firstRange(of:)` cost it 47 % of its own CPU, some
+    /// 35 µs a request taken from the server (issue 35).
     static func next(from buffer: inout ByteBuffer) -> Response? {
-        let view = buffer.readableBytesView
-        guard let headEnd = view.firstRange(of: [13, 10, 13, 10]) else { return nil }
-        let head = String(decoding: view[view.startIndex..<headEnd.lowerBound], as: UTF8.self)
-        let lines = head.split(separator: "\r\n")
-        guard let statusLine = lines.first, let code = statusLine.split(separator: " ").dropFirst().first,
-            let status = Int(code)
-        else { return nil }
-        var length = 0
-        for line in lines.dropFirst() {
-            let parts = line.split(separator: ":", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "content-length" {
-                length = Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0
+        let head: (status: Int, length: Int, headLength: Int)? = buffer.withUnsafeReadableBytes { bytes in
+            guard let headLength = headEnd(bytes) else { return nil }
+            // "HTTP/1.1 200 …": the three digits after the first space.
+            guard let space = bytes.firstIndex(of: UInt8(ascii: " ")), space + 3 < headLength else { return nil }
+            var status = 0
+            for index in space + 1...space + 3 {
+                let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
+                guard (0...9).contains(digit) else { return nil }
+                status = status * 10 + digit
             }
+            return (status, contentLength(bytes, headLength: headLength), headLength)
         }
-        let headLength = headEnd.upperBound - view.startIndex
-        guard buffer.readableBytes >= headLength + length else { return nil }
-        buffer.moveReaderIndex(forwardBy: headLength)
-        let body = buffer.readSlice(length: length) ?? ByteBuffer()
+        guard let head, buffer.readableBytes >= head.headLength + head.length else { return nil }
+        buffer.moveReaderIndex(forwardBy: head.headLength)
+        let body = buffer.readSlice(length: head.length) ?? ByteBuffer()
         buffer.discardReadBytes()
-        return Response(status: status, body: body)
+        return Response(status: head.status, body: body)
+    }
+
+    /// The length of the head up to and including its blank line, when it has arrived.
+    private static func headEnd(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index + 4
+        }
+        return nil
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+    }
+
+    /// The `Content-Length` of a head (any case), 0 without one.
+    private static func contentLength(_ bytes: UnsafeRawBufferPointer, headLength: Int) -> Int {
+        let name = Array("\r\ncontent-length:".utf8)
+        var index = 0
+        while index + name.count <= headLength {
+            var matches = true
+            for offset in 0..<name.count where lowercased(bytes[index + offset]) != name[offset] {
+                matches = false
+                break
+            }
+            if matches {
+                var cursor = index + name.count
+                while cursor < headLength, bytes[cursor] == UInt8(ascii: " ") { cursor += 1 }
+                var length = 0
+                while cursor < headLength, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[cursor]) {
+                    length = length * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
+                    cursor += 1
+                }
+                return length
+            }
+            index += 1
+        }
+        return 0
     }
 }
