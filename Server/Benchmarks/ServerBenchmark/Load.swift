@@ -37,14 +37,18 @@ struct Workload: Sendable {
 /// Runs `workload` with `concurrency` virtual users, each on its own keep-alive connection
 /// (``LoadDriver``), for `duration` after a short warm-up; throughput counts requests that
 /// complete in the window. With `probe`, the CPU of its processes is read at the window's start
-/// and end (tasks scheduled on an event loop for those instants).
+/// and end (tasks scheduled on an event loop for those instants). With `rate`, each user paces
+/// its requests so that all of them together send about `rate` a second (an open load below
+/// what the server could take, for a floor at another row's rate).
 func runLoad(
     _ workload: Workload,
     port: Int,
     concurrency: Int,
     duration: Duration,
-    probe: CPUProbe? = nil
+    probe: CPUProbe? = nil,
+    rate: Double? = nil
 ) async throws -> LoadResult {
+    let pace = rate.map { TimeAmount.nanoseconds(Int64(Double(concurrency) / max($0, 1) * 1e9)) }
     var states: [String] = []
     for _ in 0..<concurrency {
         states.append(try await HTTPConnection.with(port: port) { try await workload.prepare($0) })
@@ -73,6 +77,7 @@ func runLoad(
                             state: state,
                             start: start,
                             deadline: deadline,
+                            pace: pace,
                             finished: finished
                         )
                     )
@@ -89,7 +94,12 @@ func runLoad(
         failures += measured.failures
     }
     latencies.sort()
-    var result = LoadResult(requests: latencies.count, failures: failures, seconds: seconds(duration), latencies: latencies)
+    var result = LoadResult(
+        requests: latencies.count,
+        failures: failures,
+        seconds: seconds(duration),
+        latencies: latencies
+    )
     if let (first, last) = samples {
         result.cpu = RowCPU(from: try await first.get(), to: try await last.get())
     }

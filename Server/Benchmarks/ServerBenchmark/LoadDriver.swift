@@ -3,7 +3,8 @@ import NIOCore
 
 /// One virtual user on one keep-alive connection, driven by a SwiftNIO handler on its event
 /// loop: it writes a request, reads the whole response, records the latency, and writes the
-/// next request at once, until the deadline.
+/// next request at once (or, with a pace, once the pace has passed since the last one began),
+/// until the deadline.
 ///
 /// The load generator shares the cores with the server it measures, so it is kept lean: request
 /// bytes are written directly and responses parsed by hand (status line, `Content-Length`),
@@ -23,6 +24,8 @@ final class LoadDriver: ChannelInboundHandler {
     private let start: NIODeadline
     private let deadline: NIODeadline
     private let finished: EventLoopPromise<Outcome>
+    /// The least time from one request's start to the next one's; nil to send at once.
+    private let pace: TimeAmount?
     private var received = ByteBuffer()
     private var began = NIODeadline.now()
     private var outcome = Outcome()
@@ -32,12 +35,14 @@ final class LoadDriver: ChannelInboundHandler {
         state: String,
         start: NIODeadline,
         deadline: NIODeadline,
+        pace: TimeAmount? = nil,
         finished: EventLoopPromise<Outcome>
     ) {
         self.workload = workload
         self.state = state
         self.start = start
         self.deadline = deadline
+        self.pace = pace
         self.finished = finished
     }
 
@@ -61,7 +66,13 @@ final class LoadDriver: ChannelInboundHandler {
             }
         }
         if ended < deadline {
-            send(context: context)
+            if let pace, began + pace > ended {
+                context.eventLoop.assumeIsolated().scheduleTask(deadline: began + pace) {
+                    self.send(context: context)
+                }
+            } else {
+                send(context: context)
+            }
         } else {
             finished.succeed(outcome)
             context.close(promise: nil)

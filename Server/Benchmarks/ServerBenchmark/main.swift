@@ -166,6 +166,23 @@ for database in databases {
                 boundName: boundName
             )
             print("  \(workload.name) ×\(concurrency): \(Int(result.throughput))/s")
+            if workload.name != Workloads.health.name {
+                // The floor at this row's rate: GET /health paced to the same requests per second.
+                let paced = try await runLoad(
+                    Workloads.health,
+                    port: server.port,
+                    concurrency: concurrency,
+                    duration: duration,
+                    probe: probe,
+                    rate: result.throughput
+                )
+                report.cpu.addPacedFloor(
+                    database: database.name,
+                    workload: workload.name,
+                    concurrency: concurrency,
+                    result: paced
+                )
+            }
             if workload.name == Workloads.refresh.name, let pgbench = database.pgbench {
                 let run = try await pgbench.run(
                     concurrency: concurrency,
