@@ -25,6 +25,23 @@ var rows: [String] = []
 @MainActor func row(_ figure: String, _ result: Double, unit: String = "µs", bound: String, ratio: Double) {
     rows.append(String(format: "| %@ | %.0f %@ | %@ | %.2f |", figure, result, unit, bound, ratio))
 }
+/// The median and p99 rows of `sorted` samples against their targets in µs (`median` may be
+/// described as `medianBound`).
+@MainActor func percentileRows(
+    _ figure: String,
+    _ sorted: [Double],
+    median: Double,
+    medianBound: String? = nil,
+    p99: Double
+) {
+    row(
+        "\(figure), median",
+        percentile(sorted, 0.5),
+        bound: medianBound ?? "< \(Int(median)) µs",
+        ratio: percentile(sorted, 0.5) / median
+    )
+    row("\(figure), p99", percentile(sorted, 0.99), bound: "< \(Int(p99)) µs", ratio: percentile(sorted, 0.99) / p99)
+}
 
 let processRuns = option("--process-runs").flatMap(Int.init) ?? 100
 let server = try await BenchmarkServer.start(url: option("--server"))
@@ -38,18 +55,7 @@ if let server {
     let samples = try await RealPathRestore.inProcessSamples(server: server.url, runs: runs)
     let restores = samples.map(\.restore).sorted()
     let checks = samples.map(\.serverCheck).sorted()
-    row(
-        "real-path restore, median",
-        percentile(restores, 0.5),
-        bound: "< 150 µs",
-        ratio: percentile(restores, 0.5) / 150
-    )
-    row(
-        "real-path restore, p99",
-        percentile(restores, 0.99),
-        bound: "< 500 µs",
-        ratio: percentile(restores, 0.99) / 500
-    )
+    percentileRows("real-path restore", restores, median: 150, p99: 500)
     row("then the server's check (GET /user), median", percentile(checks, 0.5), bound: "reported apart", ratio: 0)
     row("then the server's check (GET /user), p99", percentile(checks, 0.99), bound: "reported apart", ratio: 0)
     let first = try RealPathRestore.samples(server: server.url, configHome: configHome, runs: processRuns).map(
@@ -68,18 +74,7 @@ if let server {
 }
 let (memory, storeReads) = try await coldRestoreSamples(runs: runs)
 let storeRead = percentile(storeReads, 0.5)
-row(
-    "in-memory backend, file store, median",
-    percentile(memory, 0.5),
-    bound: "≈ 7 µs (two rounds ago)",
-    ratio: percentile(memory, 0.5) / 7
-)
-row(
-    "in-memory backend, file store, p99",
-    percentile(memory, 0.99),
-    bound: "< 500 µs",
-    ratio: percentile(memory, 0.99) / 500
-)
+percentileRows("in-memory backend, file store", memory, median: 7, medianBound: "≈ 7 µs (two rounds ago)", p99: 500)
 row(
     "the file store's read alone (file and JSONDecoder), median",
     storeRead,
