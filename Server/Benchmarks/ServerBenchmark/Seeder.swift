@@ -170,6 +170,23 @@ enum Seeder {
             for index in indexes {
                 try await connection.query(PostgresQuery(unsafeSQL: "DROP INDEX \(index.name)"), logger: logger)
             }
+            // The keys that refer to a session (the console's sessions) hang on its primary key:
+            // they are dropped with it and made again after the load.
+            var references: [(table: String, name: String, definition: String)] = []
+            let keys = try await connection.query(
+                """
+                SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint
+                WHERE confrelid = 'sessions'::regclass AND contype = 'f'
+                """,
+                logger: logger
+            )
+            for try await key in keys.decode((String, String, String).self) { references.append(key) }
+            for key in references {
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "ALTER TABLE \(key.table) DROP CONSTRAINT \(key.name)"),
+                    logger: logger
+                )
+            }
             try await connection.query("ALTER TABLE sessions DROP CONSTRAINT sessions_pkey", logger: logger)
             let recent = Self.recent
             try await connection.query(
@@ -193,6 +210,14 @@ enum Seeder {
             try await connection.query("ALTER TABLE sessions ADD PRIMARY KEY (id)", logger: logger)
             for index in indexes {
                 try await connection.query(PostgresQuery(unsafeSQL: index.definition), logger: logger)
+            }
+            for key in references {
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: "ALTER TABLE \(key.table) ADD CONSTRAINT \(key.name) \(key.definition)"
+                    ),
+                    logger: logger
+                )
             }
         }
         try await client.query("VACUUM ANALYZE", logger: logger)

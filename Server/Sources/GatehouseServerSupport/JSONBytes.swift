@@ -2,7 +2,8 @@ import Foundation
 package import GatehouseCore
 
 /// JSON written straight into bytes, as Foundation's `JSONEncoder` writes it with its default
-/// options: members in the order they are written, `/` escaped as `\/`, other non-ASCII text as
+/// options: members in the order they are written, `/` escaped as `\/` (unless told otherwise,
+/// as the encoder's `.withoutEscapingSlashes`), other non-ASCII text as
 /// UTF-8, control characters as `\b \t \n \f \r` or `\u00XX`. For the payloads written on every
 /// request (an access token's claims), without the encoder's per-call setup and boxing of every
 /// value. Numbers other than integers go through the encoder itself, so they are never spelled
@@ -17,10 +18,14 @@ package struct JSONBytes {
     /// Whether ``object(_:)`` writes members in the order of their keys (as the encoder's
     /// `.sortedKeys`), rather than the dictionary's.
     private let sortsKeys: Bool
+    /// Whether `/` is written as `\/` (the encoder's default) rather than as itself (its
+    /// `.withoutEscapingSlashes`).
+    private let escapesSlashes: Bool
 
-    package init(capacity: Int = 0, sortsKeys: Bool = false) {
+    package init(capacity: Int = 0, sortsKeys: Bool = false, escapesSlashes: Bool = true) {
         bytes.reserveCapacity(capacity)
         self.sortsKeys = sortsKeys
+        self.escapesSlashes = escapesSlashes
     }
 
     package mutating func beginObject() { open(UInt8(ascii: "{")) }
@@ -125,7 +130,8 @@ package struct JSONBytes {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case UInt8(ascii: "/"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "/")])
+            case UInt8(ascii: "/") where escapesSlashes:
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "/")])
             case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
             case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])

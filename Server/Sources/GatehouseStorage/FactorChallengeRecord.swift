@@ -19,7 +19,7 @@ public struct FactorChallengeRecord: Sendable, Equatable {
     public var attempts: Int
 
     public init(
-        id: UUID = UUID(),
+        id: UUID? = nil,
         factorID: UUID,
         userID: UUID,
         ip: String,
@@ -27,7 +27,7 @@ public struct FactorChallengeRecord: Sendable, Equatable {
         expiresAt: Date,
         attempts: Int = 0
     ) {
-        self.id = id
+        self.id = id ?? .random()
         self.factorID = factorID
         self.userID = userID
         self.ip = ip

@@ -28,7 +28,7 @@ public struct FactorRecord: Sendable, Equatable {
     public var enrolledSessionID: UUID?
 
     public init(
-        id: UUID = UUID(),
+        id: UUID? = nil,
         userID: UUID,
         friendlyName: String,
         factorType: String = "totp",
@@ -40,7 +40,7 @@ public struct FactorRecord: Sendable, Equatable {
         lastChallengedAt: Date? = nil,
         enrolledSessionID: UUID? = nil
     ) {
-        self.id = id
+        self.id = id ?? .random()
         self.userID = userID
         self.friendlyName = friendlyName
         self.factorType = factorType

@@ -43,7 +43,7 @@ public struct FlowStateRecord: Sendable, Equatable {
     public var expiresAt: Date
 
     public init(
-        id: UUID = UUID(),
+        id: UUID? = nil,
         stateHash: String? = nil,
         linkHash: String? = nil,
         authCodeHash: String? = nil,
@@ -61,7 +61,7 @@ public struct FlowStateRecord: Sendable, Equatable {
         createdAt: Date,
         expiresAt: Date
     ) {
-        self.id = id
+        self.id = id ?? .random()
         self.stateHash = stateHash
         self.linkHash = linkHash
         self.authCodeHash = authCodeHash

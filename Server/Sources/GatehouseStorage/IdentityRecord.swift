@@ -20,7 +20,7 @@ public struct IdentityRecord: Sendable, Equatable {
     public var updatedAt: Date
 
     public init(
-        id: UUID = UUID(),
+        id: UUID? = nil,
         userID: UUID,
         provider: AuthProvider,
         subject: String,
@@ -30,7 +30,7 @@ public struct IdentityRecord: Sendable, Equatable {
         createdAt: Date,
         updatedAt: Date
     ) {
-        self.id = id
+        self.id = id ?? .random()
         self.userID = userID
         self.provider = provider
         self.subject = subject

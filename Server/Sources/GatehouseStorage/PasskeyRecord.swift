@@ -25,7 +25,7 @@ public struct PasskeyRecord: Sendable, Equatable {
     public var lastUsedAt: Date?
 
     public init(
-        id: UUID = UUID(),
+        id: UUID? = nil,
         userID: UUID,
         credentialID: String,
         publicKey: String,
@@ -41,7 +41,7 @@ public struct PasskeyRecord: Sendable, Equatable {
         updatedAt: Date,
         lastUsedAt: Date? = nil
     ) {
-        self.id = id
+        self.id = id ?? .random()
         self.userID = userID
         self.credentialID = credentialID
         self.publicKey = publicKey
@@ -75,8 +75,8 @@ public struct WebAuthnChallengeRecord: Sendable, Equatable {
     public var createdAt: Date
     public var expiresAt: Date
 
-    public init(id: UUID = UUID(), userID: UUID?, kind: Kind, challenge: String, createdAt: Date, expiresAt: Date) {
-        self.id = id
+    public init(id: UUID? = nil, userID: UUID?, kind: Kind, challenge: String, createdAt: Date, expiresAt: Date) {
+        self.id = id ?? .random()
         self.userID = userID
         self.kind = kind
         self.challenge = challenge

@@ -32,7 +32,7 @@ public struct SessionRecord: Sendable, Equatable {
     public var factorID: UUID?
 
     public init(
-        id: UUID = UUID(),
+        id: UUID? = nil,
         userID: UUID,
         salt: String,
         counter: Int64 = 0,
@@ -44,7 +44,7 @@ public struct SessionRecord: Sendable, Equatable {
         createdIP: String? = nil,
         refreshedIP: String? = nil
     ) {
-        self.id = id
+        self.id = id ?? .random()
         self.userID = userID
         self.salt = salt
         self.counter = counter

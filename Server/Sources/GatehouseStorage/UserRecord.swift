@@ -32,7 +32,7 @@ public struct UserRecord: Sendable, Equatable {
     public var factors: [FactorRecord] = []
 
     public init(
-        id: UUID = UUID(),
+        id: UUID? = nil,
         email: String? = nil,
         passwordHash: String? = nil,
         emailConfirmedAt: Date? = nil,
@@ -51,7 +51,7 @@ public struct UserRecord: Sendable, Equatable {
         updatedAt: Date,
         identities: [IdentityRecord] = []
     ) {
-        self.id = id
+        self.id = id ?? .random()
         self.email = email
         self.passwordHash = passwordHash
         self.emailConfirmedAt = emailConfirmedAt

@@ -61,7 +61,7 @@ extension GatehouseServerCommand {
             switch configuration.logFormat {
             case .text:
                 LoggingSystem.bootstrap { label in
-                    var handler = StreamLogHandler.standardOutput(label: label)
+                    var handler = TextLogHandler(label: label)
                     handler.logLevel = level
                     return handler
                 }
@@ -103,7 +103,7 @@ extension GatehouseServerCommand {
             guard let lifetime = ServiceRoleToken.lifetime(from: expiresIn) else {
                 throw ValidationError("--expires-in must look like 90d, 12h, 30m, 45s or a number of seconds.")
             }
-            let jti = UUID().uuidString
+            let jti = UUID.random().uuidString
             try await options.withDatabase { database in
                 print(
                     try await ServiceRoleToken.issue(

@@ -1,9 +1,12 @@
 import GatehouseStorage
+import NIOCore
+import NIOPosix
 import Synchronization
 import Testing
 
 @testable import GatehouseFlows
 @testable import GatehouseServer
+@testable import GatehouseStorage
 
 /// The bound on the wait for a pooled PostgreSQL connection (issue 32): the caller is answered
 /// at the deadline even when the lease ignores its cancellation, as PostgresNIO's pool did while
@@ -89,6 +92,56 @@ struct ConnectionWaitTests {
                 throw Broken()
             }
         }
+    }
+}
+
+/// The one timer that watches every wait's deadlines (issue 35: a timer per statement cost 7 %
+/// of a PostgreSQL refresh).
+@Suite("Deadline watch")
+struct DeadlineWatchTests {
+    /// Deadlines fire once each, at or after their time, whatever order they were added in (an
+    /// earlier one added after a later one re-arms the timer); a removed one never fires; the
+    /// watch keeps nothing afterwards.
+    @Test func eachDeadlineFiresOnceAtItsTimeAndARemovedOneNever() async throws {
+        let watch = DeadlineWatch(loop: MultiThreadedEventLoopGroup.singleton.next())
+        let fired = Mutex<[(String, NIODeadline)]>([])
+        let start = NIODeadline.now()
+        func add(_ name: String, after milliseconds: Int64) -> (DeadlineWatch.Token, NIODeadline) {
+            let deadline = start + .milliseconds(milliseconds)
+            let token = watch.add(at: deadline) { fired.withLock { $0.append((name, NIODeadline.now())) } }
+            return (token, deadline)
+        }
+        let (_, late) = add("late", after: 900)
+        let (_, early) = add("early", after: 150)
+        let (removed, _) = add("removed", after: 300)
+        let (_, middle) = add("middle", after: 450)
+        watch.remove(removed)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while fired.withLock({ $0.count }) < 3, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let calls = fired.withLock { $0 }
+        #expect(calls.map(\.0) == ["early", "middle", "late"])
+        // Added after the late one, the early deadline still fires long before the late one is due.
+        #expect(calls.first.map { $0.1 < late } == true, "the early deadline waited for the late one")
+        for (name, at) in calls {
+            let due = ["early": early, "middle": middle, "late": late][name]!
+            #expect(at >= due, "\(name) fired before its deadline")
+        }
+        #expect(watch.count == 0)
+    }
+
+    /// Waits that end in time leave nothing in the watch.
+    @Test func waitsThatEndInTimeLeaveNoDeadline() async throws {
+        let watch = DeadlineWatch(loop: MultiThreadedEventLoopGroup.singleton.next())
+        for _ in 0..<50 {
+            _ = try await ConnectionWait.run(for: .seconds(30), total: .seconds(60), watch: watch) { wait in
+                try wait.leased()
+                return 1
+            }
+        }
+        #expect(watch.count == 0)
     }
 }
 

@@ -15,11 +15,13 @@ struct EncodingHelperTests {
         #expect(SecureRandom.bytes(32).count == 32)
     }
 
-    /// Drawn eight bytes at a time, every length comes out whole, and no byte of a draw is
-    /// fixed or copied from another: over 64 draws of 37 bytes, each position takes many values,
-    /// and the eight-byte words of a draw differ.
+    /// Every length comes out whole (across the 256-byte steps of `getentropy` too), and no
+    /// byte of a draw is fixed or copied from another: over 64 draws of 37 bytes, each position
+    /// takes many values, and the eight-byte words of a draw differ.
     @Test func randomBytesHaveEveryLengthAndNoFixedPosition() {
-        for count in 0..<40 { #expect(SecureRandom.bytes(count).count == count) }
+        for count in Array(0..<40) + [255, 256, 257, 600] { #expect(SecureRandom.bytes(count).count == count) }
+        let long = SecureRandom.bytes(600)
+        #expect(Set(long[0..<256]).count > 64 && Set(long[256..<512]).count > 64 && Set(long[512...]).count > 32)
         let draws = (0..<64).map { _ in SecureRandom.bytes(37) }
         for position in 0..<37 {
             #expect(Set(draws.map { $0[position] }).count > 16, "position \(position) barely changes")
@@ -31,6 +33,20 @@ struct EncodingHelperTests {
             #expect(Set(words).count == 4)
         }
         #expect(Set(draws).count == draws.count)
+    }
+
+    /// `UUID.random()` makes version-4 ids (RFC 9562: version nibble 4, variant bits 10) whose
+    /// other 122 bits vary.
+    @Test func randomUUIDsAreVersionFourAndDiffer() {
+        let ids = (0..<500).map { _ in UUID.random() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            let text = id.uuidString
+            #expect(Array(text)[14] == "4" && "89AB".contains(Array(text)[19]), "\(text)")
+        }
+        for position in [0, 5, 7, 9, 15] {
+            #expect(Set(ids.map { $0.bytes[position] }).count > 64, "byte \(position) barely changes")
+        }
     }
 
     @Test func uuidTextIsFoundationsSpellingAndReadsOnlyIt() {

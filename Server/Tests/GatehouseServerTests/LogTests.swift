@@ -133,7 +133,38 @@ struct LogTests {
             #expect(requests.allSatisfy { $0["request_id"] is String && $0["route"] is String && $0["status"] is Int })
         } else {
             #expect(lines.allSatisfy { !$0.hasPrefix("{") }, "text stays text")
+            // The metadata set on the request's logger is rendered with each line
+            // (TextLogHandler renders it only when a line is written).
+            let requests = lines.filter { $0.hasSuffix(" Request") }
+            #expect(requests.count >= 8)
+            #expect(
+                requests.allSatisfy { $0.contains("request_id=") && $0.contains("route=/") && $0.contains("status=") }
+            )
         }
+    }
+
+    /// A text stream for ``TextLogHandler``.
+    final class Text: TextOutputStream, Sendable {
+        private let text = Mutex("")
+        var all: String { text.withLock { $0 } }
+        func write(_ string: String) { text.withLock { $0 += string } }
+    }
+
+    /// The text handler renders the logger's metadata with each line, the line's own metadata
+    /// winning a clash, and writes nothing below its level.
+    @Test func theTextHandlerRendersTheLoggersMetadataWithEachLine() {
+        let text = Text()
+        var logger = Logger(label: "gatehouse") { TextLogHandler(label: $0, output: text) }
+        logger.logLevel = .info
+        logger[metadataKey: "request_id"] = "r-1"
+        logger[metadataKey: "route"] = "/token"
+        logger.debug("Hidden")
+        logger.info("Request", metadata: ["status": "200", "route": "/user"])
+        let line = text.all
+        #expect(line.hasSuffix(" Request\n") && !line.contains("Hidden"))
+        #expect(line.contains("request_id=r-1") && line.contains("route=/user") && line.contains("status=200"))
+        #expect(!line.contains("route=/token"))
+        #expect(logger[metadataKey: "request_id"] == "r-1")
     }
 
     /// The server keeps UTC when `TZ` is unset or empty (Foundation's built-in GMT zone, no ICU

@@ -48,6 +48,22 @@ struct PostgresPoolTests {
         return pids
     }
 
+    /// Statements skip PostgresNIO's per-statement logging above `debug` (issue 35), but not at
+    /// `debug`, where its lines for a read still reach the server's log.
+    @Test func statementsLogThroughPostgresNIOAtDebug() async throws {
+        let level = Logger.Level.debug
+        let lines = LogTests.Lines()
+        var logger = Logger(label: "gatehouse") { JSONLogHandler(label: $0, sink: lines.append) }
+        logger.logLevel = level
+        let storage = try await PostgresStorage.open(try await Self.settings(), logger: logger)
+        try await storage.migrate()
+        let before = lines.all.count
+        #expect(try await storage.read { try await $0.sessionCount() } == 0)
+        try await storage.close()
+        let statementLines = lines.objects.dropFirst(before).filter { $0["psql_connection_id"] != nil }
+        #expect(!statementLines.isEmpty, "PostgresNIO's lines for the read at debug")
+    }
+
     @Test func leasesKeepSucceedingWhileIdleConnectionsClose() async throws {
         var settings = try await Self.settings()
         settings.keepsConnectionsOpen = false

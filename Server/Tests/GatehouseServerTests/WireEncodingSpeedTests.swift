@@ -43,6 +43,17 @@ struct WireEncodingSpeedTests {
             createdAt: Date(timeIntervalSince1970: 1_700_000_000.25),
             updatedAt: Date(timeIntervalSince1970: 1_700_000_001)
         )
+        let otherIdentity = WireIdentity(
+            identityID: UUID(),
+            id: "0012.apple\\sub/é",
+            userID: UUID(),
+            identityData: [:],
+            provider: "apple",
+            email: nil,
+            lastSignInAt: Date(timeIntervalSince1970: -5),
+            createdAt: Date(timeIntervalSince1970: 1_700_000_000.9999),
+            updatedAt: Date.distantFuture
+        )
         let factor = WireFactor(
             id: UUID(),
             status: "verified",
@@ -73,8 +84,16 @@ struct WireEncodingSpeedTests {
                 lastSignInAt: date(),
                 appMetadata: round % 2 == 0
                     ? [:] : ["provider": .string("email"), "b/c": .array([.bool(true), .null])],
-                userMetadata: round % 5 == 0 ? ["name": .string(text() ?? "x")] : [:],
-                identities: [nil, [], [identity]][round % 3],
+                userMetadata: round % 5 == 0
+                    ? ["name": .string(text() ?? "x")]
+                    : [
+                        text() ?? "k": .string(text() ?? "v"),
+                        "nested/": .object([
+                            "z": .number(-0.1), "a": .number(1e21), "m": .array([.string(text() ?? "")]),
+                        ]),
+                        "n": .number([1, 1.5, 3e-7, 123_456_789_012][round % 4]),
+                    ],
+                identities: [nil, [], [identity, otherIdentity]][round % 3],
                 factors: [nil, [], [factor]][round % 3],
                 createdAt: date() ?? Date(),
                 updatedAt: date() ?? Date(),

@@ -162,7 +162,7 @@ enum SupabaseExport {
             let identityCreated = identity.date("created_at") ?? created
             return IdentityRecord(
                 id: identity.string("provider_id") != nil
-                    ? identity.string("id").flatMap(UUID.init(uuidString:)) ?? UUID() : UUID(),
+                    ? identity.string("id").flatMap(UUID.init(uuidString:)) ?? UUID.random() : UUID.random(),
                 userID: id,
                 provider: AuthProvider(rawValue: provider),
                 subject: subject,

@@ -135,7 +135,7 @@ package struct TokenService: Sendable {
     package func serviceRoleToken(
         now: Date,
         lifetime: Int = 90 * 86_400,
-        jti: String = UUID().uuidString
+        jti: String = UUID.random().uuidString
     ) async throws
         -> String
     {

@@ -10,10 +10,11 @@ import GatehouseStorage
 /// slashes unescaped, ISO-8601 timestamps with milliseconds), without its per-call setup,
 /// boxing of every field and date-formatting callback.
 ///
-/// Only the parts whose encoding is plain are written here: keys, booleans, the id, strings
-/// of printable ASCII without quotes or backslashes, and timestamps from 1970 to 9999. Any
-/// other string, timestamp, metadata or identity and factor list goes through the encoder
-/// itself, so the output never differs (tested against the encoder).
+/// Written here: keys, booleans, ids, strings of printable ASCII without quotes or
+/// backslashes, timestamps from 1970 to 9999, identities, and metadata (by ``JSONBytes``, which
+/// spells text as the encoder does and hands it every number). Any other string or timestamp,
+/// the factor list and the weak-password note go through the encoder itself, so the output
+/// never differs (tested against the encoder).
 struct UserJSON {
     let encoder: JSONEncoder
     private var bytes: [UInt8] = []
@@ -38,12 +39,13 @@ struct UserJSON {
         json.key("id")
         json.uuid(user.id)
         if let identities = user.identities {
-            if identities.isEmpty {
-                json.key("identities")
-                json.bytes.append(contentsOf: [UInt8(ascii: "["), UInt8(ascii: "]")])
-            } else {
-                try json.value("identities", identities)
+            json.key("identities")
+            json.bytes.append(UInt8(ascii: "["))
+            for (index, identity) in identities.enumerated() {
+                if index > 0 { json.bytes.append(UInt8(ascii: ",")) }
+                json.bytes.append(contentsOf: try encode(identity, encoder: encoder))
             }
+            json.bytes.append(UInt8(ascii: "]"))
         }
         json.date("invited_at", user.invitedAt)
         json.key("is_anonymous")
@@ -76,6 +78,26 @@ struct UserJSON {
         json.key("user")
         json.bytes.append(contentsOf: try encode(session.user, encoder: encoder))
         if let weakPassword = session.weakPassword { try json.value("weak_password", weakPassword) }
+        json.bytes.append(UInt8(ascii: "}"))
+        return json.bytes
+    }
+
+    /// An identity's JSON, as `encoder` would write it.
+    static func encode(_ identity: WireIdentity, encoder: JSONEncoder) throws -> [UInt8] {
+        var json = UserJSON(encoder: encoder)
+        json.bytes.reserveCapacity(384)
+        json.bytes.append(UInt8(ascii: "{"))
+        json.date("created_at", identity.createdAt)
+        json.string("email", identity.email)
+        json.string("id", identity.id)
+        try json.object("identity_data", identity.identityData)
+        json.key("identity_id")
+        json.uuid(identity.identityID)
+        json.date("last_sign_in_at", identity.lastSignInAt)
+        json.string("provider", identity.provider)
+        json.date("updated_at", identity.updatedAt)
+        json.key("user_id")
+        json.uuid(identity.userID)
         json.bytes.append(UInt8(ascii: "}"))
         return json.bytes
     }
@@ -125,10 +147,13 @@ struct UserJSON {
         }
     }
 
+    /// Metadata, written by ``JSONBytes`` with the encoder's options (sorted keys, slashes
+    /// unescaped; numbers through the encoder).
     private mutating func object(_ name: StaticString, _ metadata: [String: JSONValue]) throws {
-        guard metadata.isEmpty else { return try value(name, metadata) }
         key(name)
-        bytes.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
+        var json = JSONBytes(capacity: 128, sortsKeys: true, escapesSlashes: false)
+        try json.object(metadata)
+        bytes.append(contentsOf: json.bytes)
     }
 
     private mutating func value(_ name: StaticString, _ value: some Encodable) throws {

@@ -24,7 +24,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now
-        let id = request.headers[Self.header].flatMap(Self.acceptable) ?? UUID().uuidString.lowercased()
+        let id = request.headers[Self.header].flatMap(Self.acceptable) ?? UUID.random().uuidString.lowercased()
         var context = context
         context.logger[metadataKey: "request_id"] = .string(id)
         do {

@@ -1,5 +1,4 @@
 import NIOCore
-import NIOPosix
 import Synchronization
 
 /// Bounds the wait for a pooled PostgreSQL connection. PostgresNIO's pool keeps a request
@@ -8,8 +7,8 @@ import Synchronization
 ///
 /// The work runs in a task of its own, awaited at once, so that running out of time cancels
 /// only the wait for the lease (the pool withdraws a cancelled request) and never the request's
-/// own task, which still writes its answer. The deadline is an event-loop timer, which is
-/// removed when the work ends: no `Task.sleep` is left behind per statement.
+/// own task, which still writes its answer. The deadlines are kept by ``DeadlineWatch``, which
+/// forgets them when the work ends: no `Task.sleep` and no timer of its own per statement.
 package final class ConnectionWait: Sendable {
     private struct State {
         var leased = false
@@ -68,6 +67,7 @@ package final class ConnectionWait: Sendable {
     package static func run<Result: Sendable>(
         for limit: Duration,
         total: Duration? = nil,
+        watch: DeadlineWatch = .shared,
         _ body: @escaping @Sendable (ConnectionWait) async throws -> Result
     ) async throws -> Result {
         let wait = ConnectionWait()
@@ -81,8 +81,8 @@ package final class ConnectionWait: Sendable {
                 outcome.settle(.failure(error))
             }
         }
-        let loop = MultiThreadedEventLoopGroup.singleton.any()
-        let timer = loop.scheduleTask(in: TimeAmount(limit)) {
+        let start = NIODeadline.now()
+        let timer = watch.add(at: start + TimeAmount(limit)) {
             guard wait.expire() else { return }
             work.cancel()
             outcome.settle(.failure(DatabaseUnavailable(reason: "no PostgreSQL connection within \(limit)")))
@@ -90,7 +90,7 @@ package final class ConnectionWait: Sendable {
         // The whole transaction's bound, from the start: whatever it waits for then (a statement
         // PostgreSQL never answers), the caller is answered and the connection closed.
         let overtime = total.map { total in
-            loop.scheduleTask(in: TimeAmount(total)) {
+            watch.add(at: start + TimeAmount(total)) {
                 guard !outcome.isSettled else { return }
                 // The connection is closed before the caller hears: nothing of the transaction
                 // runs on after its answer.
@@ -100,8 +100,8 @@ package final class ConnectionWait: Sendable {
             }
         }
         defer {
-            timer.cancel()
-            overtime?.cancel()
+            watch.remove(timer)
+            if let overtime { watch.remove(overtime) }
         }
         let result = await withTaskCancellationHandler {
             await outcome.value

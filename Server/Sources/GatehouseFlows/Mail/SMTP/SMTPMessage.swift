@@ -31,7 +31,7 @@ struct SMTPMessage: Sendable {
             "To: \(to)",
             "Subject: =?UTF-8?B?\(Data(subject.utf8).base64EncodedString())?=",
             "Date: \(formatter.string(from: date))",
-            "Message-ID: <\(UUID().uuidString.lowercased())@\(domain)>",
+            "Message-ID: <\(UUID.random().uuidString.lowercased())@\(domain)>",
             "MIME-Version: 1.0",
             "Content-Type: text/plain; charset=utf-8",
             "Content-Transfer-Encoding: base64",
