@@ -148,6 +148,21 @@ struct ProtocolTests {
         #expect(try await storage.pragma("journal_mode") == "wal")
         #expect(try await storage.pragma("synchronous") == "2", "2 is FULL")
         #expect(try await storage.pragma("foreign_keys") == "1")
+        // A page cache that holds a million users' indexes, on the writer and on every reader.
+        #expect(try await storage.pragma("cache_size") == "-131072")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-readers-\(UUID()).db")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let readers = try SQLiteReaderPool.open(path: file.path, count: 3)
+        // Three leases at once: three different connections.
+        let sizes = try await readers.withConnection { first in
+            try await readers.withConnection { second in
+                try await readers.withConnection { third in
+                    try [first, second, third].map { try $0.rows("PRAGMA cache_size").first?.values.first }
+                }
+            }
+        }
+        readers.close()
+        #expect(sizes == [.integer(-131_072), .integer(-131_072), .integer(-131_072)])
         try await storage.migrate()  // idempotent
         try await storage.close()
     }

@@ -21,6 +21,7 @@ package final class SQLiteReaderPool: Sendable {
                 connections.append(connection)
                 try connection.execute("PRAGMA query_only=ON")
                 try connection.execute("PRAGMA busy_timeout=5000")
+                try connection.execute(SQLiteStorage.pageCachePragma)
             }
         } catch {
             for connection in connections { connection.close() }

@@ -33,7 +33,7 @@ public final class SQLiteStorage: AuthStorage {
         do {
             for pragma in [
                 "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
-                "PRAGMA busy_timeout=5000", "PRAGMA secure_delete=ON",
+                "PRAGMA busy_timeout=5000", "PRAGMA secure_delete=ON", pageCachePragma,
             ] {
                 try connection.execute(pragma)
             }
@@ -47,6 +47,14 @@ public final class SQLiteStorage: AuthStorage {
             throw error
         }
     }
+
+    /// Each connection's page cache: up to 128 MiB (SQLite's default is 2 MiB). At a million
+    /// users (4 GiB with ten million session rows) the indexes a request walks no longer fit in
+    /// 2 MiB, and every page missed is read again from the file: the rows that touch the
+    /// database ran at 0.56–0.83 of the empty database's rate, against 0.84–1.13 with this
+    /// cache (issue 35, one run each). The cache holds only pages read, so a small database
+    /// never grows it past its own size, and an idle server's memory does not change.
+    package static let pageCachePragma = "PRAGMA cache_size=-131072"
 
     /// Reader connections: one per core, at least two.
     package static let readerCount = max(2, System.coreCount)
