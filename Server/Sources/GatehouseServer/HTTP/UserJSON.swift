@@ -20,86 +20,91 @@ struct UserJSON {
     private var bytes: [UInt8] = []
     private var first = true
 
-    /// The user's JSON, as `encoder` would write it.
-    static func encode(_ user: WireUser, encoder: JSONEncoder) throws -> [UInt8] {
+    /// `{`, the members `write` adds, `}`.
+    private static func object(
+        capacity: Int,
+        encoder: JSONEncoder,
+        _ write: (inout UserJSON) throws -> Void
+    ) rethrows -> [UInt8] {
         var json = UserJSON(encoder: encoder)
-        json.bytes.reserveCapacity(640)
+        json.bytes.reserveCapacity(capacity)
         json.bytes.append(UInt8(ascii: "{"))
-        try json.object("app_metadata", user.appMetadata)
-        json.string("aud", user.aud)
-        json.date("banned_until", user.bannedUntil)
-        json.date("confirmation_sent_at", user.confirmationSentAt)
-        json.date("confirmed_at", user.confirmedAt)
-        json.date("created_at", user.createdAt)
-        json.date("deleted_at", user.deletedAt)
-        json.string("email", user.email)
-        json.date("email_change_sent_at", user.emailChangeSentAt)
-        json.date("email_confirmed_at", user.emailConfirmedAt)
-        if let factors = user.factors, !factors.isEmpty { try json.value("factors", factors) }
-        json.key("id")
-        json.uuid(user.id)
-        if let identities = user.identities {
-            json.key("identities")
-            json.bytes.append(UInt8(ascii: "["))
-            for (index, identity) in identities.enumerated() {
-                if index > 0 { json.bytes.append(UInt8(ascii: ",")) }
-                json.bytes.append(contentsOf: try encode(identity, encoder: encoder))
-            }
-            json.bytes.append(UInt8(ascii: "]"))
-        }
-        json.date("invited_at", user.invitedAt)
-        json.key("is_anonymous")
-        json.bytes.append(contentsOf: user.isAnonymous ? Array("true".utf8) : Array("false".utf8))
-        json.date("last_sign_in_at", user.lastSignInAt)
-        json.string("new_email", user.newEmail)
-        json.string("phone", user.phone)
-        json.date("phone_confirmed_at", user.phoneConfirmedAt)
-        json.date("reauthentication_sent_at", user.reauthenticationSentAt)
-        json.date("recovery_sent_at", user.recoverySentAt)
-        json.string("role", user.role)
-        json.date("updated_at", user.updatedAt)
-        try json.object("user_metadata", user.userMetadata)
+        try write(&json)
         json.bytes.append(UInt8(ascii: "}"))
         return json.bytes
+    }
+
+    /// The user's JSON, as `encoder` would write it.
+    static func encode(_ user: WireUser, encoder: JSONEncoder) throws -> [UInt8] {
+        try object(capacity: 640, encoder: encoder) { json in
+            try json.object("app_metadata", user.appMetadata)
+            json.string("aud", user.aud)
+            json.date("banned_until", user.bannedUntil)
+            json.date("confirmation_sent_at", user.confirmationSentAt)
+            json.date("confirmed_at", user.confirmedAt)
+            json.date("created_at", user.createdAt)
+            json.date("deleted_at", user.deletedAt)
+            json.string("email", user.email)
+            json.date("email_change_sent_at", user.emailChangeSentAt)
+            json.date("email_confirmed_at", user.emailConfirmedAt)
+            if let factors = user.factors, !factors.isEmpty { try json.value("factors", factors) }
+            json.key("id")
+            json.uuid(user.id)
+            if let identities = user.identities {
+                json.key("identities")
+                json.bytes.append(UInt8(ascii: "["))
+                for (index, identity) in identities.enumerated() {
+                    if index > 0 { json.bytes.append(UInt8(ascii: ",")) }
+                    json.bytes.append(contentsOf: try encode(identity, encoder: encoder))
+                }
+                json.bytes.append(UInt8(ascii: "]"))
+            }
+            json.date("invited_at", user.invitedAt)
+            json.key("is_anonymous")
+            json.bytes.append(contentsOf: user.isAnonymous ? Array("true".utf8) : Array("false".utf8))
+            json.date("last_sign_in_at", user.lastSignInAt)
+            json.string("new_email", user.newEmail)
+            json.string("phone", user.phone)
+            json.date("phone_confirmed_at", user.phoneConfirmedAt)
+            json.date("reauthentication_sent_at", user.reauthenticationSentAt)
+            json.date("recovery_sent_at", user.recoverySentAt)
+            json.string("role", user.role)
+            json.date("updated_at", user.updatedAt)
+            try json.object("user_metadata", user.userMetadata)
+        }
     }
 
     /// The session's JSON, as `encoder` would write it.
     static func encode(_ session: WireSession, encoder: JSONEncoder) throws -> [UInt8] {
-        var json = UserJSON(encoder: encoder)
-        json.bytes.reserveCapacity(1_280)
-        json.bytes.append(UInt8(ascii: "{"))
-        json.string("access_token", session.accessToken)
-        json.integer("expires_at", session.expiresAt)
-        json.integer("expires_in", session.expiresIn)
-        if let token = session.providerRefreshToken { json.string("provider_refresh_token", token) }
-        if let token = session.providerToken { json.string("provider_token", token) }
-        json.string("refresh_token", session.refreshToken)
-        json.string("token_type", session.tokenType)
-        json.key("user")
-        json.bytes.append(contentsOf: try encode(session.user, encoder: encoder))
-        if let weakPassword = session.weakPassword { try json.value("weak_password", weakPassword) }
-        json.bytes.append(UInt8(ascii: "}"))
-        return json.bytes
+        try object(capacity: 1_280, encoder: encoder) { json in
+            json.string("access_token", session.accessToken)
+            json.integer("expires_at", session.expiresAt)
+            json.integer("expires_in", session.expiresIn)
+            if let token = session.providerRefreshToken { json.string("provider_refresh_token", token) }
+            if let token = session.providerToken { json.string("provider_token", token) }
+            json.string("refresh_token", session.refreshToken)
+            json.string("token_type", session.tokenType)
+            json.key("user")
+            json.bytes.append(contentsOf: try encode(session.user, encoder: encoder))
+            if let weakPassword = session.weakPassword { try json.value("weak_password", weakPassword) }
+        }
     }
 
     /// An identity's JSON, as `encoder` would write it.
     static func encode(_ identity: WireIdentity, encoder: JSONEncoder) throws -> [UInt8] {
-        var json = UserJSON(encoder: encoder)
-        json.bytes.reserveCapacity(384)
-        json.bytes.append(UInt8(ascii: "{"))
-        json.date("created_at", identity.createdAt)
-        json.string("email", identity.email)
-        json.string("id", identity.id)
-        try json.object("identity_data", identity.identityData)
-        json.key("identity_id")
-        json.uuid(identity.identityID)
-        json.date("last_sign_in_at", identity.lastSignInAt)
-        json.string("provider", identity.provider)
-        json.date("updated_at", identity.updatedAt)
-        json.key("user_id")
-        json.uuid(identity.userID)
-        json.bytes.append(UInt8(ascii: "}"))
-        return json.bytes
+        try object(capacity: 384, encoder: encoder) { json in
+            json.date("created_at", identity.createdAt)
+            json.string("email", identity.email)
+            json.string("id", identity.id)
+            try json.object("identity_data", identity.identityData)
+            json.key("identity_id")
+            json.uuid(identity.identityID)
+            json.date("last_sign_in_at", identity.lastSignInAt)
+            json.string("provider", identity.provider)
+            json.date("updated_at", identity.updatedAt)
+            json.key("user_id")
+            json.uuid(identity.userID)
+        }
     }
 
     private init(encoder: JSONEncoder) {
@@ -151,6 +156,7 @@ struct UserJSON {
     /// unescaped; numbers through the encoder).
     private mutating func object(_ name: StaticString, _ metadata: [String: JSONValue]) throws {
         key(name)
+        guard !metadata.isEmpty else { return bytes.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")]) }
         var json = JSONBytes(capacity: 128, sortsKeys: true, escapesSlashes: false)
         try json.object(metadata)
         bytes.append(contentsOf: json.bytes)

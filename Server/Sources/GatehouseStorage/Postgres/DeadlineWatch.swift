@@ -57,9 +57,8 @@ package final class DeadlineWatch: Sendable {
 
     /// Forgets a deadline (whether or not it has come).
     package func remove(_ token: Token) {
-        let removed = state.withLock { $0.entries.removeValue(forKey: token.id) }
-        // The action is released outside the lock.
-        _ = removed
+        // The action comes out of the lock and is released after it.
+        _ = state.withLock { $0.entries.removeValue(forKey: token.id) }
     }
 
     private func schedule(at deadline: NIODeadline) {
