@@ -1,4 +1,3 @@
-
 /// Where the server keeps users, sessions, codes, keys and the audit log.
 ///
 /// One interface, one implementation per database (``SQLiteStorage``, ``PostgresStorage``);
@@ -48,6 +47,22 @@ public protocol AuthStorage: Sendable {
     )
         async throws -> Result
 
+    /// Runs `read` as ``read(_:)`` does, then, when `write` gives a body for what it read, runs
+    /// that body as ``autocommit(_:)`` does (a single write statement, atomic by itself, and
+    /// anything it reads afterwards), and returns both results. PostgreSQL runs the two on one
+    /// pooled connection, leased once; SQLite reads on a reader and writes in the writer's
+    /// group commit. The write body may run more than once and must have no effect outside `tx`.
+    ///
+    /// For a read whose result decides a conditional write (a refresh token's rotation): the
+    /// write must hold by its own condition, since another request may write between the two.
+    func read<Value: Sendable, Result: Sendable>(
+        _ read: @escaping @Sendable (_ reader: any StorageReader) async throws -> Value,
+        thenAutocommit write:
+            @escaping @Sendable (_ value: Value) -> (
+                @Sendable (_ tx: any StorageTransaction) async throws -> Result
+            )?
+    ) async throws -> (read: Value, written: Result?)
+
     /// Makes rows rewritten so far the only copy on disk: SQLite moves its WAL into the main
     /// file and empties it (with `secure_delete` on, the old bytes are zeroed); PostgreSQL does
     /// nothing (a dump holds live rows only).
@@ -64,5 +79,17 @@ extension AuthStorage {
         async throws -> Result
     {
         try await transaction(body)
+    }
+
+    public func read<Value: Sendable, Result: Sendable>(
+        _ read: @escaping @Sendable (_ reader: any StorageReader) async throws -> Value,
+        thenAutocommit write:
+            @escaping @Sendable (_ value: Value) -> (
+                @Sendable (_ tx: any StorageTransaction) async throws -> Result
+            )?
+    ) async throws -> (read: Value, written: Result?) {
+        let value = try await self.read(read)
+        guard let body = write(value) else { return (value, nil) }
+        return (value, try await autocommit(body))
     }
 }

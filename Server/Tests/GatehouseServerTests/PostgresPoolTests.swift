@@ -64,6 +64,42 @@ struct PostgresPoolTests {
         #expect(!statementLines.isEmpty, "PostgresNIO's lines for the read at debug")
     }
 
+    /// Issue 35: a read and the write it decides run on one leased connection (one backend), and
+    /// a storage call's statements run on that connection's event loop (no thread hop between
+    /// the loop and the cooperative pool per statement).
+    @Test func aReadAndItsWriteShareOneConnectionOnItsEventLoop() async throws {
+        let storage = try await PostgresStorage.open(try await Self.settings(), logger: Self.logger)
+        try await storage.migrate()
+        /// The backend serving `statements`, and whether the caller runs on its connection's loop.
+        @Sendable func servedBy(_ statements: Any) async throws -> (backend: Int, onLoop: Bool) {
+            let executor = try #require((statements as? SQLTransaction)?.executor as? PostgresExecutor)
+            let rows = try await executor.rows("SELECT pg_backend_pid()::int8 AS pid", [])
+            let backend = try #require(rows.first?.column("pid")?.integer)
+            return (backend, executor.connection.eventLoop.inEventLoop)
+        }
+        // More than the pool's connections at once, so that two leases in a row could differ.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<24 {
+                group.addTask {
+                    let (read, written) = try await storage.read { reader in
+                        try await servedBy(reader)
+                    } thenAutocommit: { _ in
+                        { tx in try await servedBy(tx) }
+                    }
+                    let write = try #require(written)
+                    #expect(read.backend == write.backend, "one lease for the read and its write")
+                    #expect(read.onLoop && write.onLoop, "statements run on the connection's event loop")
+                }
+            }
+            try await group.waitForAll()
+        }
+        let inTransaction = try await storage.transaction { try await servedBy($0) }
+        #expect(inTransaction.onLoop)
+        let inRead = try await storage.read { try await servedBy($0) }
+        #expect(inRead.onLoop)
+        try await storage.close()
+    }
+
     @Test func leasesKeepSucceedingWhileIdleConnectionsClose() async throws {
         var settings = try await Self.settings()
         settings.keepsConnectionsOpen = false

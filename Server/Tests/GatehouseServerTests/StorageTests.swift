@@ -57,6 +57,48 @@ struct StorageTests {
         try await storage.close()
     }
 
+    /// Issue 35: a read whose result decides a conditional write (a refresh's rotation). The
+    /// write runs only when asked, holds by its own condition (a counter read before another
+    /// request moved it changes nothing), and a read that asks for no write writes nothing.
+    @Test func aReadThenItsAutocommitWritesOnlyWhenAskedAndByItsCondition() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let storage = harness.server.storage
+        let now = Date()
+        let user = UserRecord(email: "reader@example.com", createdAt: now, updatedAt: now)
+        let session = SessionRecord(userID: user.id, salt: "00", createdAt: now, refreshedAt: now, amr: [])
+        try await storage.transaction { tx in
+            try await tx.insertUser(user)
+            try await tx.insertSession(session)
+        }
+        let line = AuditEntry(at: now, action: .tokenRefreshed, actorID: user.id, ip: "::1")
+        /// Reads the session, then rotates it from `counter` (the one read when `nil`) if asked.
+        func rotate(asked: Bool, from counter: Int64? = nil) async throws -> (read: Int64?, won: Bool?) {
+            let (read, won) = try await storage.read { reader -> SessionRecord? in
+                try await reader.session(id: session.id)
+            } thenAutocommit: { read -> (@Sendable (any StorageTransaction) async throws -> Bool)? in
+                guard asked, let read else { return nil }
+                return { tx in
+                    try await tx.rotateSession(
+                        id: read.id,
+                        expectedCounter: counter ?? read.counter,
+                        at: now,
+                        from: "::1",
+                        audit: line
+                    )
+                }
+            }
+            return (read?.counter, won)
+        }
+        let start = session.counter
+        #expect(try await rotate(asked: false) == (start, nil), "no write asked: none made")
+        #expect(try await storage.read { try await $0.session(id: session.id) }?.counter == start)
+        #expect(try await rotate(asked: true) == (start, true), "the counter read is moved on")
+        #expect(try await rotate(asked: true, from: start) == (start + 1, false), "a stale counter moves nothing")
+        #expect(try await storage.read { try await $0.session(id: session.id) }?.counter == start + 1)
+        try await storage.close()
+    }
+
     @Test func aUserChangedWhileAnotherTransactionHoldsItKeepsBothChanges() async throws {
         // A sign-in reads the user, and while its transaction is still open an admin bans the
         // user. Each writes the whole row back: the ban must not be lost to the sign-in's write

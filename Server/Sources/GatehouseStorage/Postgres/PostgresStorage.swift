@@ -133,15 +133,7 @@ public final class PostgresStorage: AuthStorage {
     )
         async throws -> Result
     {
-        let (client, logger) = (client, statementLogger)
-        return try await leased { wait in
-            try await client.withConnection { connection in
-                try wait.leased { let _: EventLoopFuture<Void> = connection.close() }
-                return try await body(
-                    SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger))
-                )
-            }
-        }
+        try await onLeasedConnection { _, statements in try await body(statements) }
     }
 
     public func transaction<Result: Sendable>(
@@ -149,18 +141,12 @@ public final class PostgresStorage: AuthStorage {
     )
         async throws -> Result
     {
-        let (client, logger) = (client, statementLogger)
+        let logger = statementLogger
         return try await measured {
-            try await leased { wait in
+            try await onLeasedConnection(locksUserRows: true) { connection, statements in
                 do {
-                    return try await client.withTransaction(logger: logger) { connection in
-                        try wait.leased { let _: EventLoopFuture<Void> = connection.close() }
-                        return try await body(
-                            SQLTransaction(
-                                executor: PostgresExecutor(connection: connection, logger: logger),
-                                locksUserRows: true
-                            )
-                        )
+                    return try await connection.withTransaction(logger: logger) { _ in
+                        try await body(statements)
                     }
                 } catch let error as PostgresTransactionError {
                     // The caller's own error (an APIError, say) matters, not the wrapper.
@@ -176,13 +162,45 @@ public final class PostgresStorage: AuthStorage {
     )
         async throws -> Result
     {
+        try await measured { try await onLeasedConnection { _, statements in try await body(statements) } }
+    }
+
+    /// Both on one leased connection, without `BEGIN` and `COMMIT`: one lease from the pool
+    /// and one wait for it, where a read and then an autocommit would take two (issue 35: a
+    /// refresh's read of its session, then its rotation).
+    public func read<Value: Sendable, Result: Sendable>(
+        _ read: @escaping @Sendable (_ reader: any StorageReader) async throws -> Value,
+        thenAutocommit write:
+            @escaping @Sendable (_ value: Value) -> (
+                @Sendable (_ tx: any StorageTransaction) async throws -> Result
+            )?
+    ) async throws -> (read: Value, written: Result?) {
+        try await measured {
+            try await onLeasedConnection { _, statements in
+                let value = try await read(statements)
+                guard let body = write(value) else { return (value, nil) }
+                return (value, try await body(statements))
+            }
+        }
+    }
+
+    /// Leases a connection (``leased(_:)``: the wait for it is bounded) and runs `body` with it
+    /// and its statements on the connection's event loop (``PostgresConnection/onItsEventLoop(_:)``).
+    private func onLeasedConnection<Result: Sendable>(
+        locksUserRows: Bool = false,
+        _ body: @escaping @Sendable (PostgresConnection, SQLTransaction) async throws -> Result
+    ) async throws -> Result {
         let (client, logger) = (client, statementLogger)
-        return try await measured {
-            try await leased { wait in
-                try await client.withConnection { connection in
-                    try wait.leased { let _: EventLoopFuture<Void> = connection.close() }
-                    return try await body(
-                        SQLTransaction(executor: PostgresExecutor(connection: connection, logger: logger))
+        return try await leased { wait in
+            try await client.withConnection { connection in
+                try wait.leased { let _: EventLoopFuture<Void> = connection.close() }
+                return try await connection.onItsEventLoop {
+                    try await body(
+                        connection,
+                        SQLTransaction(
+                            executor: PostgresExecutor(connection: connection, logger: logger),
+                            locksUserRows: locksUserRows
+                        )
                     )
                 }
             }

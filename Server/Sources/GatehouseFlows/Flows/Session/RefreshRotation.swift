@@ -10,7 +10,8 @@ import HTTPTypes
 /// The common cases take two statements: the session and its user are read without a
 /// transaction, and a rotation is then one conditional `UPDATE` of the counter that also appends
 /// the audit line (``StorageTransaction/rotateSession(id:expectedCounter:at:from:audit:)``), on
-/// PostgreSQL without `BEGIN`/`COMMIT`. The counter condition makes the read safe: the session's
+/// PostgreSQL without `BEGIN`/`COMMIT` and on the connection the read used
+/// (``AuthStorage/read(_:thenAutocommit:)``). The counter condition makes the read safe: the session's
 /// salt and sign-in time never change, and any refresh, elevation or end moves or removes the
 /// counter. When the rotation loses to a concurrent request (another instance, or a queued
 /// request), the fresh row decides again. Answers that change nothing (the current token for a
@@ -23,6 +24,12 @@ package struct RefreshRotation: Sendable {
     let audit: AuditLog
     let rules: RefreshDecision.Rules
     let now: @Sendable () -> Date
+
+    /// The session and its user as read (`nil`: not found), and what the presented token asks of them.
+    private struct Read: Sendable {
+        var row: (SessionRecord, UserRecord)?
+        var decision: RefreshDecision
+    }
 
     private enum Outcome: Sendable {
         case session(SessionGrant)
@@ -39,11 +46,16 @@ package struct RefreshRotation: Sendable {
             AuthMetrics.refresh(.notFound)
             throw Self.notFound
         }
-        let row = try await storage.read { try await $0.sessionWithUser(id: parsed.sessionID) }
-        let decision = decide(row, parsed, now: now)
+        let (fetched, written) = try await storage.read { reader -> Read in
+            let row = try await reader.sessionWithUser(id: parsed.sessionID)
+            return Read(row: row, decision: decide(row, parsed, now: now))
+        } thenAutocommit: { read in
+            rotation(of: read.row, decision: read.decision, ip: ip, now: now)
+        }
+        let (row, decision) = (fetched.row, fetched.decision)
         let (outcome, counted): (Outcome, AuthMetrics.RefreshOutcome)
-        if case .rotate = decision, let (session, user) = row {
-            (outcome, counted) = try await rotate(session, user: user, presented: parsed.counter, ip: ip, now: now)
+        if let written, let (session, user) = row {
+            (outcome, counted) = Self.outcome(of: written, session: session, user: user, presented: parsed.counter)
         } else if let unchanged = Self.withoutWrites(decision, row: row) {
             (outcome, counted) = unchanged
         } else {
@@ -94,24 +106,48 @@ package struct RefreshRotation: Sendable {
         }
     }
 
-    /// Moves the session's counter on if it is still the one read, with its audit line, in one
-    /// statement; a lost race reads the winner's row and decides again.
-    private func rotate(
-        _ session: SessionRecord,
-        user: UserRecord,
-        presented: Int64,
+    /// What a rotation's write found: it moved the counter on, or another request had moved it
+    /// (the session as it is now, read right after on the same connection).
+    private enum Rotation: Sendable {
+        case won
+        case lost(current: SessionRecord?)
+    }
+
+    /// For a `.rotate` decision, the write that moves the session's counter on if it is still
+    /// the one read, with its audit line, in one statement; when it loses to a concurrent
+    /// request, the write reads the winner's row. `nil` for every other decision.
+    private func rotation(
+        of row: (SessionRecord, UserRecord)?,
+        decision: RefreshDecision,
         ip: String,
         now: Date
-    ) async throws -> (Outcome, AuthMetrics.RefreshOutcome) {
+    ) -> (@Sendable (any StorageTransaction) async throws -> Rotation)? {
+        guard case .rotate = decision, let (session, user) = row else { return nil }
         let line = audit.entry(.tokenRefreshed, actor: user.id, ip: ip)
-        let won = try await storage.autocommit { tx in
-            try await tx.rotateSession(id: session.id, expectedCounter: session.counter, at: now, from: ip, audit: line)
+        return { tx in
+            let won = try await tx.rotateSession(
+                id: session.id,
+                expectedCounter: session.counter,
+                at: now,
+                from: ip,
+                audit: line
+            )
+            return won ? .won : .lost(current: try await tx.session(id: session.id))
         }
-        guard won else {
-            let current = try await storage.read { try await $0.session(id: session.id) }
-            return Self.afterLostRotation(current, user: user, presented: presented)
+    }
+
+    /// The answer to a rotation's write: the next token, or, after a lost race, what the
+    /// winner's row decides.
+    private static func outcome(
+        of rotation: Rotation,
+        session: SessionRecord,
+        user: UserRecord,
+        presented: Int64
+    ) -> (Outcome, AuthMetrics.RefreshOutcome) {
+        switch rotation {
+        case .won: rotated(session, user: user)
+        case .lost(let current): afterLostRotation(current, user: user, presented: presented)
         }
-        return Self.rotated(session, user: user)
     }
 
     /// The outcome of a decision that writes nothing (the current token, or not found); `nil`
@@ -149,20 +185,10 @@ package struct RefreshRotation: Sendable {
         if let unchanged = Self.withoutWrites(decision, row: (session, user)) { return unchanged }
         switch decision {
         case .rotate:
-            let line = audit.entry(.tokenRefreshed, actor: user.id, ip: ip)
-            guard
-                try await tx.rotateSession(
-                    id: session.id,
-                    expectedCounter: session.counter,
-                    at: now,
-                    from: ip,
-                    audit: line
-                )
-            else {
-                let current = try await tx.session(id: session.id)
-                return Self.afterLostRotation(current, user: user, presented: presented)
+            guard let write = rotation(of: (session, user), decision: decision, ip: ip, now: now) else {
+                return (.failure(Self.notFound), .notFound)
             }
-            return Self.rotated(session, user: user)
+            return Self.outcome(of: try await write(tx), session: session, user: user, presented: presented)
         case .revokeForReuse:
             try await tx.deleteSession(id: session.id)
             try await audit.record(.tokenRevoked, actor: user.id, ip: ip, detail: "refresh token reuse", in: tx)
