@@ -25,6 +25,7 @@ struct BenchDatabase {
         try await adminClient.query("DROP DATABASE IF EXISTS gatehouse_bench", logger: logger)
         try await adminClient.query("CREATE DATABASE gatehouse_bench", logger: logger)
         adminRunner.cancel()
+        await adminRunner.value
         var bench = admin
         bench.database = "gatehouse_bench"
         bench.poolSize = 16
@@ -70,7 +71,10 @@ struct BenchDatabase {
 }
 
 extension [BenchDatabase] {
+    /// Stops the pools and waits for them to close their connections: a process that exits while
+    /// a pool still shuts down on NIO's threads can crash on the way out.
     func asyncClose() async {
         for database in self { database.runner?.cancel() }
+        for database in self { await database.runner?.value }
     }
 }

@@ -47,6 +47,17 @@ struct ConnectionTimeoutTests {
                 while !Task.isCancelled, trickle.send("x") { try? await Task.sleep(for: .milliseconds(200)) }
             }
             defer { trickling.cancel() }
+            // and one that, kept alive, first sends a whole request, then trickles a second one
+            // after the first request's deadline would have been armed (the read timeout's timer
+            // is armed once and moved on to the request arriving when it fires: issue 35).
+            let keptAlive = try RawConnection(port: port)
+            keptAlive.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            try await Task.sleep(for: .seconds(2))
+            keptAlive.send("POST /signup HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n")
+            let tricklingAgain = Task {
+                while !Task.isCancelled, keptAlive.send("x") { try? await Task.sleep(for: .milliseconds(200)) }
+            }
+            defer { tricklingAgain.cancel() }
 
             // the server keeps answering others meanwhile,
             for _ in 0..<5 {
@@ -61,6 +72,10 @@ struct ConnectionTimeoutTests {
                 #expect(await connection.waitForClose(within: 30), "a stalled connection stayed open")
             }
             #expect(await trickle.waitForClose(within: 30), "a trickling body kept its connection")
+            #expect(
+                await keptAlive.waitForClose(within: 30),
+                "a trickling body after a whole request kept its connection"
+            )
             #expect(await http.send("GET", health).status == 200)
         }
     }

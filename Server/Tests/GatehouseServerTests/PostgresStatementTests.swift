@@ -61,4 +61,42 @@ struct PostgresStatementTests {
             }
         }
     }
+
+    /// Issue 35: a named statement's results share one column table, and a result whose columns
+    /// changed (a column added by another instance's migration, seen on a new connection) gets
+    /// its own: no value is read from another column's position.
+    @Test(.enabled(if: TestDatabase.isPostgres))
+    func resultsShareTheirStatementsColumnsUntilTheColumnsChange() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let storage = try #require(harness.server.storage as? PostgresStorage)
+        let logger = Logger(label: "test")
+        let table = "columns_\(UUID().uuidString.prefix(8).lowercased())"
+        let sql = "SELECT * FROM \(table) WHERE 1 = ?"
+        try await storage.client.withConnection { connection in
+            _ = try await PostgresExecutor(connection: connection, logger: logger)
+                .rows("CREATE TABLE \(table) (a TEXT, c TEXT)", [])
+            _ = try await PostgresExecutor(connection: connection, logger: logger)
+                .rows("INSERT INTO \(table) VALUES ('first', 'third')", [])
+            let first = try await PostgresExecutor(connection: connection, logger: logger).rows(sql, [.integer(1)])
+            let again = try await PostgresExecutor(connection: connection, logger: logger).rows(sql, [.integer(1)])
+            let (one, two) = (try #require(first.first), try #require(again.first))
+            #expect(one.columns === two.columns, "one table for the statement's results")
+            #expect(two.column("c")?.string == "third")
+            // Another column, before `c`: a new connection prepares the statement again.
+            _ = try await PostgresExecutor(connection: connection, logger: logger)
+                .rows("ALTER TABLE \(table) DROP COLUMN c, ADD COLUMN b TEXT DEFAULT 'second', ADD COLUMN c TEXT", [])
+            _ = try await PostgresExecutor(connection: connection, logger: logger)
+                .rows("UPDATE \(table) SET c = 'third'", [])
+        }
+        let fresh = try await PostgresStorage.open(storage.settings, logger: logger)
+        try await fresh.client.withConnection { connection in
+            let rows = try await PostgresExecutor(connection: connection, logger: logger).rows(sql, [.integer(1)])
+            let row = try #require(rows.first)
+            #expect(row.columns.names == ["a", "b", "c"])
+            #expect(row.column("b")?.string == "second")
+            #expect(row.column("c")?.string == "third")
+        }
+        try await fresh.close()
+    }
 }

@@ -16,9 +16,13 @@ import Darwin
 /// ``ServerDatabase``'s rule.
 package struct ServerSecret: Sendable {
     let key: SymmetricKey
+    /// An HMAC already keyed with ``key``: each MAC copies it instead of keying a new one (the
+    /// two padded key blocks hashed again for every refresh token: issue 35).
+    private let keyed: HMAC<SHA256>
 
     init(key: SymmetricKey) {
         self.key = key
+        keyed = HMAC<SHA256>(key: key)
     }
 
     /// The secret from its configured text (`GATEHOUSE_SERVER_SECRET`).
@@ -54,11 +58,13 @@ package struct ServerSecret: Sendable {
 
     /// HMAC-SHA-256 of `message`, lowercase hex.
     func mac(_ message: String) -> String {
-        Hex.encode(Array(HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: key)))
+        Hex.encode(macBytes(Array(message.utf8)))
     }
 
     /// HMAC-SHA-256 of `message`, raw bytes.
     package func macBytes(_ message: [UInt8]) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: message, using: key))
+        var mac = keyed
+        mac.update(data: message)
+        return Array(mac.finalize())
     }
 }

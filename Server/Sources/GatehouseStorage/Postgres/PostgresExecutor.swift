@@ -38,10 +38,16 @@ package struct PostgresExecutor: SQLExecutor {
         }
         do {
             if !failed.isSet, let statement = PostgresStatement.named(sql, types: binds.map(\.postgresType)) {
-                return try await Self.collect(try await connection.execute(statement, bindings, logger: logger))
+                let known = Self.knownColumns.withLock { $0[statement.name] }
+                let (rows, columns) = try await Self.collect(
+                    try await connection.execute(statement, bindings, logger: logger),
+                    known: known
+                )
+                if known == nil, let columns { Self.knownColumns.withLock { $0[statement.name] = columns } }
+                return rows
             }
             let query = PostgresQuery(unsafeSQL: PostgresStatement.numberedPlaceholders(sql), binds: bindings)
-            return try await Self.collect(try await connection.query(query, logger: logger))
+            return try await Self.collect(try await connection.query(query, logger: logger), known: nil).rows
         } catch let error as PSQLError {
             failed.set()
             if error.serverInfo?[.sqlState] == "23505" { throw SQLError.uniqueViolation }
@@ -52,21 +58,29 @@ package struct PostgresExecutor: SQLExecutor {
         }
     }
 
-    private static func collect(_ rows: some AsyncSequence<PostgresRow, any Error>) async throws -> [SQLRow] {
+    /// The columns of each named statement's rows, by name, from its first result: one
+    /// name-to-position table per statement, not one per result (issue 35). A result whose
+    /// names differ (the schema changed under a new connection) gets a table of its own.
+    private static let knownColumns = Mutex<[String: SQLColumns]>([:])
+
+    private static func collect(
+        _ rows: some AsyncSequence<PostgresRow, any Error>,
+        known: SQLColumns?
+    ) async throws -> (rows: [SQLRow], columns: SQLColumns?) {
         var result: [SQLRow] = []
         var columns: SQLColumns?
         for try await row in rows {
             var values: [SQLValue] = []
-            values.reserveCapacity(columns?.names.count ?? 16)
+            values.reserveCapacity(columns?.names.count ?? known?.names.count ?? 16)
             var names: [String] = []
             for cell in row {
                 values.append(try value(of: cell))
                 if columns == nil { names.append(cell.columnName) }
             }
-            if columns == nil { columns = SQLColumns(names: names) }
+            if columns == nil { columns = known?.names == names ? known : SQLColumns(names: names) }
             result.append(SQLRow(columns: columns!, values: values))
         }
-        return result
+        return (result, columns)
     }
 
     private static func value(of cell: PostgresCell) throws -> SQLValue {

@@ -20,7 +20,7 @@ public final class PostgresStorage: AuthStorage {
     /// get a logger that keeps nothing, so that work is not done for lines never written
     /// (issue 35: 7 % of the server's CPU in a PostgreSQL refresh).
     private let statementLogger: Logger
-    private let settings: PostgresSettings
+    package let settings: PostgresSettings
     /// The client's run when this storage runs it itself (``open(_:logger:)``: the `keys` and
     /// `admin-token` commands, tests, an embedding application); `nil` when a service group does.
     private let runner: Task<Void, Never>?
