@@ -61,7 +61,7 @@ struct UserJSON {
             }
             json.date("invited_at", user.invitedAt)
             json.key("is_anonymous")
-            json.bytes.append(contentsOf: user.isAnonymous ? Array("true".utf8) : Array("false".utf8))
+            json.bytes.append(contentsOf: (user.isAnonymous ? "true" : "false").utf8)
             json.date("last_sign_in_at", user.lastSignInAt)
             json.string("new_email", user.newEmail)
             json.string("phone", user.phone)

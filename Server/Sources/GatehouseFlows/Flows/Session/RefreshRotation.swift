@@ -49,8 +49,9 @@ package struct RefreshRotation: Sendable {
         let (fetched, written) = try await storage.read { reader -> Read in
             let row = try await reader.sessionWithUser(id: parsed.sessionID)
             return Read(row: row, decision: decide(row, parsed, now: now))
-        } thenAutocommit: { read in
-            rotation(of: read.row, decision: read.decision, ip: ip, now: now)
+        } thenAutocommit: { read -> (@Sendable (any StorageTransaction) async throws -> Rotation)? in
+            guard case .rotate = read.decision, let (session, user) = read.row else { return nil }
+            return rotation(of: session, user: user, ip: ip, now: now)
         }
         let (row, decision) = (fetched.row, fetched.decision)
         let (outcome, counted): (Outcome, AuthMetrics.RefreshOutcome)
@@ -113,16 +114,14 @@ package struct RefreshRotation: Sendable {
         case lost(current: SessionRecord?)
     }
 
-    /// For a `.rotate` decision, the write that moves the session's counter on if it is still
-    /// the one read, with its audit line, in one statement; when it loses to a concurrent
-    /// request, the write reads the winner's row. `nil` for every other decision.
+    /// The write that moves the session's counter on if it is still the one read, with its audit
+    /// line, in one statement; when it loses to a concurrent request, it reads the winner's row.
     private func rotation(
-        of row: (SessionRecord, UserRecord)?,
-        decision: RefreshDecision,
+        of session: SessionRecord,
+        user: UserRecord,
         ip: String,
         now: Date
-    ) -> (@Sendable (any StorageTransaction) async throws -> Rotation)? {
-        guard case .rotate = decision, let (session, user) = row else { return nil }
+    ) -> @Sendable (any StorageTransaction) async throws -> Rotation {
         let line = audit.entry(.tokenRefreshed, actor: user.id, ip: ip)
         return { tx in
             let won = try await tx.rotateSession(
@@ -185,9 +184,7 @@ package struct RefreshRotation: Sendable {
         if let unchanged = Self.withoutWrites(decision, row: (session, user)) { return unchanged }
         switch decision {
         case .rotate:
-            guard let write = rotation(of: (session, user), decision: decision, ip: ip, now: now) else {
-                return (.failure(Self.notFound), .notFound)
-            }
+            let write = rotation(of: session, user: user, ip: ip, now: now)
             return Self.outcome(of: try await write(tx), session: session, user: user, presented: presented)
         case .revokeForReuse:
             try await tx.deleteSession(id: session.id)
