@@ -207,6 +207,7 @@ let package = Package(
                 "GatehouseServer",
                 "GatehouseFlows",
                 "GatehouseStorage",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -56,7 +56,8 @@ struct BenchDatabase {
         return database
     }
 
-    private static func configuration(_ settings: PostgresSettings) -> PostgresClient.Configuration {
+    /// A client of the database `settings` name, without TLS, with a pool of at least 16.
+    static func configuration(_ settings: PostgresSettings) -> PostgresClient.Configuration {
         var configuration = PostgresClient.Configuration(
             host: settings.host,
             port: settings.port,

@@ -57,12 +57,21 @@ struct CPUTable {
         pacedFloors["\(row.database)|\(row.workload)|\(row.concurrency)"].map { $0.perRequest($0.cpu.server) }
     }
 
-    /// A pgbench run of the refresh's statements beside the refresh row at `concurrency`.
-    mutating func add(database: String, concurrency: Int, refreshes: Double, pgbench run: PgbenchBound.Run) {
+    /// A pgbench run of the refresh's statements beside the refresh row at `concurrency`, and
+    /// ``BareRefreshServer``'s row after it: the same statements behind HTTP with nothing else.
+    mutating func add(
+        database: String,
+        concurrency: Int,
+        refreshes: Double,
+        pgbench run: PgbenchBound.Run,
+        alone: LoadResult
+    ) {
         let ratio = refreshes / max(run.transactionsPerSecond, 1e-9)
+        let aloneRatio = alone.throughput / max(run.transactionsPerSecond, 1e-9)
+        let ofAlone = refreshes / max(alone.throughput, 1e-9)
         pgbench.append(
             String(
-                format: "| %@ | %d | %d | %.0f | %.0f | %.0f | %.2f | ≥ %.1f | %@ |",
+                format: "| %@ | %d | %d | %.0f | %.0f | %.0f | %.2f | ≥ %.1f | %@ | %.0f | %.2f | %.2f |",
                 database,
                 concurrency,
                 run.connections,
@@ -71,19 +80,26 @@ struct CPUTable {
                 run.postgresMicrosecondsPerTransaction,
                 ratio,
                 Self.pgbenchTarget,
-                ratio >= Self.pgbenchTarget ? "met" : "not met"
+                ratio >= Self.pgbenchTarget ? "met" : "not met",
+                alone.throughput,
+                aloneRatio,
+                ofAlone
             )
         )
         verdicts.append(
             String(
-                format: "%@ refresh ×%d: %.0f/s = %.2f of pgbench's %.0f/s (bound ≥ %.1f): %@",
+                format: "%@ refresh ×%d: %.0f/s = %.2f of pgbench's %.0f/s (bound ≥ %.1f): %@;"
+                    + " HTTP and the statements alone %.0f/s = %.2f of pgbench; the server %.2f of that",
                 database,
                 concurrency,
                 refreshes,
                 ratio,
                 run.transactionsPerSecond,
                 Self.pgbenchTarget,
-                ratio >= Self.pgbenchTarget ? "met" : "NOT met"
+                ratio >= Self.pgbenchTarget ? "met" : "NOT met",
+                alone.throughput,
+                aloneRatio,
+                ofAlone
             )
         )
     }
@@ -166,11 +182,14 @@ struct CPUTable {
                 "",
                 "The refresh on PostgreSQL against pgbench running its statements (the read of the session with its"
                     + " user, the rotation with its audit line; `-M prepared`, as many connections as the server"
-                    + " uses: min(concurrency, its pool of 10)), in the same run",
+                    + " uses: min(concurrency, its pool of 10)), in the same run; then the same statements behind"
+                    + " HTTP with nothing of Gatehouse's (Hummingbird, the body decoded, PostgresNIO's pool of 10,"
+                    + " prepared: the stack's own bound), and the server's rate as a share of that",
                 "",
                 "| Database | Concurrency | pgbench connections | Refreshes/s (server) | pgbench refreshes/s"
-                    + " | PostgreSQL µs/pgbench refresh | Ratio | Bound | |",
-                "|---|---|---|---|---|---|---|---|---|",
+                    + " | PostgreSQL µs/pgbench refresh | Ratio | Bound | | HTTP + statements alone, refreshes/s"
+                    + " | Alone ÷ pgbench | Server ÷ alone |",
+                "|---|---|---|---|---|---|---|---|---|---|---|---|",
             ]
             lines += pgbench
         }

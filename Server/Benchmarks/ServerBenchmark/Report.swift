@@ -43,7 +43,9 @@ struct Report {
         )
     }
 
-    /// A figure on the nearly empty database beside the same figure on the seeded one.
+    /// A figure on the nearly empty database beside the same figure on the seeded one: the rate,
+    /// and the CPU per request of the server and its database together (the server's process;
+    /// PostgreSQL's cluster where it runs), which moves far less than a rate on shared cores.
     mutating func addComparison(
         database: String,
         workload: String,
@@ -51,9 +53,12 @@ struct Report {
         empty: LoadResult,
         seeded: LoadResult
     ) {
+        let emptyCPU = Self.serverAndDatabaseMicroseconds(empty)
+        let seededCPU = Self.serverAndDatabaseMicroseconds(seeded)
+        let cpuRatio = emptyCPU.flatMap { empty in seededCPU.map { $0 / max(empty, 1e-9) } }
         comparisons.append(
             String(
-                format: "| %@ | %@ | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d |",
+                format: "| %@ | %@ | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d | %@ | %@ | %@ |",
                 database,
                 workload,
                 concurrency,
@@ -62,9 +67,17 @@ struct Report {
                 seeded.throughput / max(empty.throughput, 1e-9),
                 empty.p99,
                 seeded.p99,
-                empty.failures + seeded.failures
+                empty.failures + seeded.failures,
+                emptyCPU.map { String(format: "%.0f", $0) } ?? "–",
+                seededCPU.map { String(format: "%.0f", $0) } ?? "–",
+                cpuRatio.map { String(format: "%.2f", $0) } ?? "–"
             )
         )
+    }
+
+    /// The server's and its database's CPU per request over the row's window, in µs.
+    private static func serverAndDatabaseMicroseconds(_ result: LoadResult) -> Double? {
+        result.cpu.map { ($0.server + ($0.postgres ?? 0)) / Double(max(result.requests, 1)) * 1e6 }
     }
 
     mutating func add(database: String, figure: String, value: Double, unit: String) {
@@ -87,8 +100,9 @@ struct Report {
             lines += [
                 "",
                 "| Database | Figure | Concurrency | Empty requests/s | \(seededName) requests/s | Ratio | Empty p99 ms"
-                    + " | \(seededName) p99 ms | Failed |",
-                "|---|---|---|---|---|---|---|---|---|",
+                    + " | \(seededName) p99 ms | Failed | Empty CPU µs/request (server + database)"
+                    + " | \(seededName) CPU µs/request | CPU ratio |",
+                "|---|---|---|---|---|---|---|---|---|---|---|---|",
             ]
             lines += comparisons
         }

@@ -45,7 +45,13 @@ enum ScaleBench {
         try await seed(database, environment, users: 0..<emptyUsers, sessions: 0, hash: passwordHash, logger: logger)
         let emptyBytes = try await size.bytes()
         print("\(database.name): \(emptyUsers) users, \(format(bytes: emptyBytes)); the empty run…")
-        let empty = try await measure(environment, directory: directory, users: emptyUsers, options: options)
+        let empty = try await measure(
+            environment,
+            directory: directory,
+            users: emptyUsers,
+            postmaster: database.postmaster,
+            options: options
+        )
 
         let clock = ContinuousClock()
         var started = clock.now
@@ -76,7 +82,13 @@ enum ScaleBench {
             "\(database.name): \(options.sessions) sessions in \(Int(sessionsTime)) s, \(format(bytes: allBytes));"
                 + " the seeded run…"
         )
-        let seeded = try await measure(environment, directory: directory, users: options.users, options: options)
+        let seeded = try await measure(
+            environment,
+            directory: directory,
+            users: options.users,
+            postmaster: database.postmaster,
+            options: options
+        )
 
         for (key, emptyResult) in empty.sorted(by: { $0.key.order < $1.key.order }) {
             guard let seededResult = seeded[key] else { continue }
@@ -128,15 +140,21 @@ enum ScaleBench {
         var order: Int
     }
 
-    /// Every row of the plan against a server started on the database as it is now.
+    /// Every row of the plan against a server started on the database as it is now, with the CPU
+    /// the server and `postmaster`'s cluster spent over each row's window.
     static func measure(
         _ environment: [String: String],
         directory: URL,
         users: Int,
+        postmaster: Int32?,
         options: Options
     ) async throws -> [Key: LoadResult] {
+        // The seed leaves gigabytes of dirty pages that the kernel writes back over the next
+        // minute, on the same cores and disk as the rows: wait for them first, for either run.
+        sync()
         let server = try await ServerChild(environment: environment, directory: directory)
         defer { server.stop() }
+        let probe = CPUProbe(server: server.process.processIdentifier, postmaster: postmaster)
         try await Task.sleep(for: .seconds(1))
         var results: [Key: LoadResult] = [:]
         for (position, workload) in SeededWorkloads.plan(users: users).enumerated()
@@ -146,7 +164,8 @@ enum ScaleBench {
                     workload,
                     port: server.port,
                     concurrency: concurrency,
-                    duration: options.duration
+                    duration: options.duration,
+                    probe: probe
                 )
                 results[Key(workload: workload.name, concurrency: concurrency, order: position * 100 + offset)] =
                     result

@@ -13,12 +13,27 @@ final class ServerChild {
     /// From spawn to the first 200 of `GET /health`.
     private(set) var startToFirstResponse: Duration = .zero
 
-    init(environment extra: [String: String], directory: URL) async throws {
-        let me =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let binary = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("gatehouse-server")
+    /// What the child runs.
+    enum Program {
+        /// The release server beside this benchmark.
+        case server
+        /// This benchmark as ``BareRefreshServer``.
+        case bareRefreshServer
+    }
+
+    init(environment extra: [String: String], directory: URL, program: Program = .server) async throws {
+        let me = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
+        )
         port = Int.random(in: 30_000..<60_000)
-        process.executableURL = binary
+        switch program {
+        case .server:
+            process.executableURL = me.deletingLastPathComponent().appendingPathComponent("gatehouse-server")
+        case .bareRefreshServer:
+            process.executableURL = me
+            process.arguments = [BareRefreshServer.argument]
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["GATEHOUSE_PORT"] = String(port)
         environment["GATEHOUSE_LOG_LEVEL"] = "error"

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// The server figures of issue 7.
 enum Workloads {
@@ -52,6 +53,26 @@ enum Workloads {
                 ? jsonStringField("refresh_token", in: String(buffer: body)) : nil
         }
     )
+
+    static let bareRefreshName = "refresh grant, HTTP and its statements alone"
+
+    /// The refresh against ``BareRefreshServer``: each user's "token" is a session of its own
+    /// (one of `sessions`, in turn), which every answer returns.
+    static func bareRefresh(sessions: [String]) -> Workload {
+        let handedOut = Mutex(0)
+        return Workload(
+            name: bareRefreshName,
+            prepare: { _ in
+                let index = handedOut.withLock { count in
+                    defer { count += 1 }
+                    return count
+                }
+                return sessions[index % sessions.count]
+            },
+            request: refresh.request,
+            next: refresh.next
+        )
+    }
 
     /// `GET /user` with a valid access token (a signature check and a session lookup).
     static let getUser = Workload(

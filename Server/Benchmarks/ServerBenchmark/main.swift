@@ -10,13 +10,20 @@
 // soak of mixed traffic sampling memory and database size (`--soak SECONDS`, not in CI); issue
 // 32: `--soak-minutes N` offers a fixed 600 requests/s (`--soak-rate`), prints RSS and the
 // database's size every minute and judges growth after the fifth minute against the fifth
-// minute (within 10 %), on each database in turn.
+// minute (within 10 %), on each database in turn. Issue 35: on PostgreSQL the refresh row is
+// followed by pgbench on its statements and by this benchmark run as ``BareRefreshServer`` (its
+// first argument `--bare-refresh-server`, a child process), the same statements behind HTTP.
 import Foundation
 import GatehouseServer
 import GatehouseStorage
 import Logging
 import NIOHTTP1
 import PostgresNIO
+
+if CommandLine.arguments.dropFirst().first == BareRefreshServer.argument {
+    try await BareRefreshServer.run(environment: ProcessInfo.processInfo.environment)
+    exit(0)
+}
 
 var arguments = CommandLine.arguments.dropFirst()
 var postgresURL = ProcessInfo.processInfo.environment["GATEHOUSE_BENCH_POSTGRES_URL"]
@@ -189,13 +196,35 @@ for database in databases {
                     duration: duration,
                     expectedRate: result.throughput
                 )
+                print("  pgbench, the refresh's statements ×\(run.connections): \(Int(run.transactionsPerSecond))/s")
+                let alone = try await BareRefreshBound(
+                    client: pgbench.client,
+                    postmaster: pgbench.postmaster,
+                    directory: directory,
+                    logger: logger
+                )
+                .run(
+                    environment: environment,
+                    concurrency: concurrency,
+                    duration: duration,
+                    answerLength: signup.body.utf8.count
+                )
+                print("  HTTP and the refresh's statements alone ×\(concurrency): \(Int(alone.throughput))/s")
+                report.add(
+                    database: database.name,
+                    workload: Workloads.bareRefreshName,
+                    concurrency: concurrency,
+                    result: alone,
+                    bound: run.transactionsPerSecond,
+                    boundName: "pgbench refreshes/s"
+                )
                 report.cpu.add(
                     database: database.name,
                     concurrency: concurrency,
                     refreshes: result.throughput,
-                    pgbench: run
+                    pgbench: run,
+                    alone: alone
                 )
-                print("  pgbench, the refresh's statements ×\(run.connections): \(Int(run.transactionsPerSecond))/s")
             }
         }
     }
