@@ -11,13 +11,14 @@ struct BareRefreshBound {
     let logger: Logger
 
     /// The bare server's refresh row at `concurrency`; its answers are `answerLength` bytes long,
-    /// as the server's are. Fails when any refresh failed: every answer counted read and rotated
-    /// its session.
+    /// as the server's are, and each signs `signedLength` bytes, as the server's access token
+    /// does. Fails when any refresh failed: every answer counted read and rotated its session.
     func run(
         environment: [String: String],
         concurrency: Int,
         duration: Duration,
-        answerLength: Int
+        answerLength: Int,
+        signedLength: Int
     ) async throws -> LoadResult {
         var sessions: [String] = []
         for try await id in try await client.query(
@@ -30,6 +31,7 @@ struct BareRefreshBound {
         guard !sessions.isEmpty else { throw LoadError.unexpected("no sessions for the bare refresh server") }
         var environment = environment
         environment[BareRefreshServer.answerLengthVariable] = String(answerLength)
+        environment[BareRefreshServer.signedLengthVariable] = String(signedLength)
         let child = try await ServerChild(environment: environment, directory: directory, program: .bareRefreshServer)
         defer { child.stop() }
         let result = try await runLoad(

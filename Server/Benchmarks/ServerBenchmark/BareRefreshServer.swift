@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GatehouseStorage
 import Hummingbird
@@ -6,14 +7,16 @@ import PostgresNIO
 
 /// Issue 35: the stack's own bound for the refresh on PostgreSQL. This benchmark, run as a child
 /// with ``argument``, serves `POST /token` with what a refresh cannot do without and nothing of
-/// Gatehouse's: Hummingbird's HTTP/1 server, the grant's JSON body decoded with Foundation, and
-/// the refresh's two statements (``RefreshStatements``, as pgbench runs them) through
-/// PostgresNIO's pool of the server's size, prepared; then a fixed answer as long as the real
-/// one. No token is parsed or signed, no decision taken, no middleware, log line or metric.
+/// Gatehouse's: Hummingbird's HTTP/1 server, the grant's JSON body decoded with Foundation, the
+/// refresh's two statements (``RefreshStatements``, as pgbench runs them) through PostgresNIO's
+/// pool of the server's size, prepared, and the one primitive a refresh's answer needs: an ES256
+/// signature (swift-crypto) over as many bytes as the server's access token signs. Then a fixed
+/// answer, with that signature, as long as the real one. No token is parsed or built, no claim
+/// encoded, no decision taken, no middleware, log line or metric.
 ///
 /// pgbench bounds what PostgreSQL can do with the statements from a C client; this bounds what
-/// a Swift server on Hummingbird and PostgresNIO can do with them, on the same cores, in the
-/// same run. The refresh's "token" here is its session's id, and the answer returns it; a
+/// a Swift server on Hummingbird, PostgresNIO and swift-crypto can do with them, on the same
+/// cores, in the same run. The refresh's "token" here is its session's id, and the answer returns it; a
 /// session that is not found or not rotated (its counter moved) is answered 400 or 409, which the
 /// load generator counts as a failure (``BareRefreshBound`` fails the run on any).
 enum BareRefreshServer {
@@ -21,6 +24,9 @@ enum BareRefreshServer {
     static let argument = "--bare-refresh-server"
     /// The environment variable holding the answer's length in bytes.
     static let answerLengthVariable = "GATEHOUSE_BARE_ANSWER_BYTES"
+    /// The environment variable holding how many bytes each answer's signature covers (the
+    /// server's access token up to its signature: header and claims, base64url).
+    static let signedLengthVariable = "GATEHOUSE_BARE_SIGNED_BYTES"
 
     /// The grant's body.
     struct Grant: Decodable {
@@ -95,6 +101,8 @@ enum BareRefreshServer {
         }()
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let length = environment[answerLengthVariable].flatMap(Int.init) ?? 0
+        let key = P256.Signing.PrivateKey()
+        let signed = Data(repeating: UInt8(ascii: "x"), count: environment[signedLengthVariable].flatMap(Int.init) ?? 0)
         let router = Router()
         router.get("/health") { _, _ in HTTPResponse.Status.ok }
         router.post("/token") { request, context -> Response in
@@ -117,7 +125,8 @@ enum BareRefreshServer {
                 var rotated = false
                 for try await _ in try await connection.execute(rotation, logger: logger) { rotated = true }
                 guard rotated else { throw HTTPError(.conflict) }
-                return Self.answer(session: grant.refresh_token, length: length)
+                let signature = try key.signature(for: signed).rawRepresentation.base64EncodedString()
+                return Self.answer(session: grant.refresh_token, signature: signature, length: length)
             }
             return Response(
                 status: .ok,
@@ -134,10 +143,11 @@ enum BareRefreshServer {
         try await application.runService()
     }
 
-    /// `{"refresh_token":"<session>","padding":"…"}`, padded to `length` bytes.
-    static func answer(session: String, length: Int) -> String {
-        let bare = #"{"refresh_token":"\#(session)","padding":""}"#
+    /// `{"refresh_token":"<session>","signature":"<signature>","padding":"…"}`, padded to
+    /// `length` bytes.
+    static func answer(session: String, signature: String, length: Int) -> String {
+        let bare = #"{"refresh_token":"\#(session)","signature":"\#(signature)","padding":""}"#
         let padding = String(repeating: "x", count: max(0, length - bare.utf8.count))
-        return #"{"refresh_token":"\#(session)","padding":"\#(padding)"}"#
+        return #"{"refresh_token":"\#(session)","signature":"\#(signature)","padding":"\#(padding)"}"#
     }
 }

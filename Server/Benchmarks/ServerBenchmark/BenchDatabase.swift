@@ -22,7 +22,9 @@ struct BenchDatabase {
         let admin = try PostgresSettings(url: adminURL)
         let adminClient = PostgresClient(configuration: configuration(admin), backgroundLogger: logger)
         let adminRunner = Task { await adminClient.run() }
-        try await adminClient.query("DROP DATABASE IF EXISTS gatehouse_bench", logger: logger)
+        // `FORCE` ends the sessions of a server a crashed run left behind, which would otherwise
+        // keep the database in use and fail every later run.
+        try await adminClient.query("DROP DATABASE IF EXISTS gatehouse_bench WITH (FORCE)", logger: logger)
         try await adminClient.query("CREATE DATABASE gatehouse_bench", logger: logger)
         adminRunner.cancel()
         await adminRunner.value

@@ -53,12 +53,16 @@ struct CPUTable {
         )
     }
 
+    /// The floor at `row`'s rate; for ``BareRefreshServer``'s row, the refresh row's (it has no
+    /// floor of its own: its bound is read against the server's floor at the refresh's rate).
     private func pacedFloor(of row: Row) -> Double? {
-        pacedFloors["\(row.database)|\(row.workload)|\(row.concurrency)"].map { $0.perRequest($0.cpu.server) }
+        let workload = row.workload == Workloads.bareRefreshName ? Workloads.refresh.name : row.workload
+        return pacedFloors["\(row.database)|\(workload)|\(row.concurrency)"].map { $0.perRequest($0.cpu.server) }
     }
 
     /// A pgbench run of the refresh's statements beside the refresh row at `concurrency`, and
-    /// ``BareRefreshServer``'s row after it: the same statements behind HTTP with nothing else.
+    /// ``BareRefreshServer``'s row after it: the same statements behind HTTP, with the answer's
+    /// signature and nothing else.
     mutating func add(
         database: String,
         concurrency: Int,
@@ -89,7 +93,7 @@ struct CPUTable {
         verdicts.append(
             String(
                 format: "%@ refresh ×%d: %.0f/s = %.2f of pgbench's %.0f/s (bound ≥ %.1f): %@;"
-                    + " HTTP and the statements alone %.0f/s = %.2f of pgbench; the server %.2f of that",
+                    + " HTTP, the statements and the signature alone %.0f/s = %.2f of pgbench; the server %.2f of that",
                 database,
                 concurrency,
                 refreshes,
@@ -145,7 +149,8 @@ struct CPUTable {
                 "CPU per request over each row's window (`/proc/<pid>/stat` utime + stime; the server is a child"
                     + " process; PostgreSQL is every process of its cluster), and as a multiple of `GET /health`'s"
                     + " at the same concurrency in the same run; beside it, as a multiple of `GET /health`'s paced"
-                    + " at the row's own rate right after it (the floor at that rate, µs in brackets)",
+                    + " at the row's own rate right after it (the floor at that rate, µs in brackets; the row of"
+                    + " HTTP, the refresh's statements and its signature alone against the refresh row's)",
                 "",
                 "| Database | Figure | Concurrency | Server µs/request | × floor | Bound | × floor at its rate"
                     + " | PostgreSQL µs/request | × floor (server's) | Load generator µs/request |",
@@ -183,11 +188,12 @@ struct CPUTable {
                 "The refresh on PostgreSQL against pgbench running its statements (the read of the session with its"
                     + " user, the rotation with its audit line; `-M prepared`, as many connections as the server"
                     + " uses: min(concurrency, its pool of 10)), in the same run; then the same statements behind"
-                    + " HTTP with nothing of Gatehouse's (Hummingbird, the body decoded, PostgresNIO's pool of 10,"
-                    + " prepared: the stack's own bound), and the server's rate as a share of that",
+                    + " HTTP with the answer's ES256 signature and nothing of Gatehouse's (Hummingbird, the body"
+                    + " decoded, PostgresNIO's pool of 10, prepared, swift-crypto: the stack's own bound), and the"
+                    + " server's rate as a share of that",
                 "",
                 "| Database | Concurrency | pgbench connections | Refreshes/s (server) | pgbench refreshes/s"
-                    + " | PostgreSQL µs/pgbench refresh | Ratio | Bound | | HTTP + statements alone, refreshes/s"
+                    + " | PostgreSQL µs/pgbench refresh | Ratio | Bound | | HTTP + statements + signature alone, refreshes/s"
                     + " | Alone ÷ pgbench | Server ÷ alone |",
                 "|---|---|---|---|---|---|---|---|---|---|---|---|",
             ]

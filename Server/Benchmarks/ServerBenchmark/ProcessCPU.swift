@@ -14,7 +14,11 @@ enum ProcessCPU {
     /// index 0 is the state (field 3), 1 the parent's pid, 11 and 12 `utime` and `stime`,
     /// 13 and 14 `cutime` and `cstime` (children that ended and were waited for).
     private static func fields(of pid: Int32) -> [Substring]? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        fields(at: "/proc/\(pid)/stat")
+    }
+
+    private static func fields(at path: String) -> [Substring]? {
+        guard let stat = try? String(contentsOfFile: path, encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else { return nil }
         return stat[stat.index(after: close)...].split(separator: " ")
@@ -26,6 +30,12 @@ enum ProcessCPU {
         guard let fields = fields(of: pid), fields.count > 14 else { return 0 }
         let used = (11...(children ? 14 : 12)).reduce(0.0) { $0 + (Double(fields[$1]) ?? 0) }
         return used / ticksPerSecond
+    }
+
+    /// CPU seconds the calling thread has used (`/proc/thread-self/stat`).
+    static func threadSeconds() -> Double {
+        guard let fields = fields(at: "/proc/thread-self/stat"), fields.count > 12 else { return 0 }
+        return ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / ticksPerSecond
     }
 
     /// CPU seconds of a PostgreSQL cluster: the postmaster (with its ended backends, which it
@@ -40,6 +50,18 @@ enum ProcessCPU {
             total += (Double(fields[11]) ?? 0) / ticksPerSecond + (Double(fields[12]) ?? 0) / ticksPerSecond
         }
         return total
+    }
+
+    /// How many processes `postmaster` has started that are still there (running or not yet
+    /// waited for).
+    static func childCount(of postmaster: Int32) -> Int {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.count { entry in
+            guard let pid = Int32(entry), pid != postmaster, let fields = fields(of: pid), fields.count > 1 else {
+                return false
+            }
+            return Int32(fields[1]) == postmaster
+        }
     }
 
     /// The parent of `pid` (for a PostgreSQL backend: the postmaster).
@@ -75,6 +97,14 @@ struct RowCPU: Sendable {
     var server: Double
     var postgres: Double?
     var loadGenerator: Double
+
+    /// CPU work done in the benchmark's own process (``SQLiteRefreshStatements``), counted as
+    /// the server's.
+    init(inProcess seconds: Double) {
+        server = seconds
+        postgres = nil
+        loadGenerator = 0
+    }
 
     init(from start: CPUProbe.Sample, to end: CPUProbe.Sample) {
         server = end.server - start.server

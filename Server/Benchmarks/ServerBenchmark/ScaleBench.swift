@@ -10,7 +10,9 @@ import Logging
 /// users and the session rows, the server runs every row again (the seeded column). Both runs
 /// pick their users at random among the seeded ones (``SeededWorkloads``). The sweep is held off
 /// (`GATEHOUSE_SESSION_SWEEP_SECONDS` a day) so that the seeded run meets the whole backlog of
-/// ended sessions, the worst case.
+/// ended sessions, the worst case. On SQLite, each half's refresh rows are followed by the same
+/// refreshes without the server (``SQLiteRefreshStatements``): the database's own part of what
+/// the size costs a refresh.
 enum ScaleBench {
     static let emptyUsers = 1_000
 
@@ -134,6 +136,9 @@ enum ScaleBench {
         return report
     }
 
+    /// The row of the refresh's statements alone on SQLite (``SQLiteRefreshStatements``).
+    static let refreshStatementsName = "refresh's statements alone (SQLite's C API, one thread)"
+
     struct Key: Hashable {
         var workload: String
         var concurrency: Int
@@ -170,6 +175,27 @@ enum ScaleBench {
                 results[Key(workload: workload.name, concurrency: concurrency, order: position * 100 + offset)] =
                     result
                 print("  \(workload.name) ×\(concurrency): \(Int(result.throughput))/s   (\(loadAverage()))")
+            }
+            if workload.name == Workloads.refresh.name, postmaster == nil,
+                let path = environment["GATEHOUSE_DATABASE_URL"]
+            {
+                // The same refreshes without the server, on the sessions the rows just made.
+                let alone = try SQLiteRefreshStatements.run(
+                    path: path,
+                    sessions: options.concurrencies.max() ?? 1,
+                    duration: options.duration
+                )
+                var result = LoadResult(
+                    requests: alone.refreshes,
+                    failures: 0,
+                    seconds: seconds(options.duration),
+                    latencies: []
+                )
+                result.cpu = RowCPU(inProcess: alone.cpuSeconds)
+                results[Key(workload: refreshStatementsName, concurrency: 1, order: position * 100 + 99)] = result
+                print(
+                    "  \(refreshStatementsName): \(Int(result.throughput))/s, \(Int(alone.microsecondsPerRefresh)) µs CPU each"
+                )
             }
         }
         return results

@@ -87,6 +87,17 @@ final class SeedDatabase {
             return rows
         }
 
+        /// Runs the statement with `values`; what `read` takes from its first row, if any.
+        func first<Value>(_ values: [SeedValue], _ read: (OpaquePointer) -> Value) throws -> Value? {
+            bind(values)
+            defer { sqlite_nio_sqlite3_reset(raw) }
+            switch sqlite_nio_sqlite3_step(raw) {
+            case SQLITE_ROW: return read(raw)
+            case SQLITE_DONE: return nil
+            default: throw database.failure("step")
+            }
+        }
+
         func finalize() { sqlite_nio_sqlite3_finalize(raw) }
 
         private func bind(_ values: [SeedValue]) {

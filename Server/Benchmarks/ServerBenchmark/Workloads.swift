@@ -54,7 +54,7 @@ enum Workloads {
         }
     )
 
-    static let bareRefreshName = "refresh grant, HTTP and its statements alone"
+    static let bareRefreshName = "refresh grant, HTTP, its statements and its signature alone"
 
     /// The refresh against ``BareRefreshServer``: each user's "token" is a session of its own
     /// (one of `sessions`, in turn), which every answer returns.

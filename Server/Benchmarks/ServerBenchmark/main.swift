@@ -12,7 +12,9 @@
 // database's size every minute and judges growth after the fifth minute against the fifth
 // minute (within 10 %), on each database in turn. Issue 35: on PostgreSQL the refresh row is
 // followed by pgbench on its statements and by this benchmark run as ``BareRefreshServer`` (its
-// first argument `--bare-refresh-server`, a child process), the same statements behind HTTP.
+// first argument `--bare-refresh-server`, a child process), the same statements behind HTTP with
+// the answer's signature; on SQLite, `--seed-users` follows each half's refresh rows with the
+// refresh's statements alone (``SQLiteRefreshStatements``).
 import Foundation
 import GatehouseServer
 import GatehouseStorage
@@ -145,7 +147,11 @@ for database in databases {
             json: #"{"email":"\#(Workloads.email)","password":"\#(Workloads.password)"}"#
         )
     }
-    guard signup.status == 200 else { fatalError("could not create the benchmark user: \(signup.body)") }
+    guard signup.status == 200, let accessToken = signup.field("access_token"),
+        let signatureStart = accessToken.lastIndex(of: ".")
+    else { fatalError("could not create the benchmark user: \(signup.body)") }
+    // What an access token's ES256 signature covers: its header and claims, base64url.
+    let signingInputLength = accessToken[..<signatureStart].utf8.count
     let plan: [(Workload, Double?, String)] = [
         (Workloads.health, nil, "none (HTTP floor)"),
         (Workloads.passwordSignIn, bcryptBound, "bcrypt verifications/s"),
@@ -207,9 +213,12 @@ for database in databases {
                     environment: environment,
                     concurrency: concurrency,
                     duration: duration,
-                    answerLength: signup.body.utf8.count
+                    answerLength: signup.body.utf8.count,
+                    signedLength: signingInputLength
                 )
-                print("  HTTP and the refresh's statements alone ×\(concurrency): \(Int(alone.throughput))/s")
+                print(
+                    "  HTTP, the refresh's statements and its signature alone ×\(concurrency): \(Int(alone.throughput))/s"
+                )
                 report.add(
                     database: database.name,
                     workload: Workloads.bareRefreshName,

@@ -45,8 +45,11 @@ extension SQLTransaction {
     }
 
     package func appendAudit(_ entry: AuditEntry) async throws {
-        _ = try await query("\(Self.auditInsert) VALUES (?, ?, ?, ?, ?, ?)", Self.auditBinds(entry))
+        _ = try await query(Self.auditAppend, Self.auditBinds(entry))
     }
+
+    /// One audit line (``auditBinds(_:)``).
+    package static let auditAppend = "\(auditInsert) VALUES (?, ?, ?, ?, ?, ?)"
 
     package static let auditInsert = "INSERT INTO audit_log (at, action, actor_id, ip, detail, subject_id)"
 

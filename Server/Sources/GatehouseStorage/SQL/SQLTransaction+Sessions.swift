@@ -98,7 +98,7 @@ extension SQLTransaction {
             // The audit line is inserted only from the row the update returns: one statement.
             return !(try await query(Self.postgresRotation, rotation + Self.auditBinds(audit)).isEmpty)
         case .sqlite:
-            guard !(try await query("\(Self.rotation) RETURNING counter", rotation).isEmpty) else { return false }
+            guard !(try await query(Self.sqliteRotation, rotation).isEmpty) else { return false }
             try await appendAudit(audit)
             return true
         }
@@ -109,6 +109,9 @@ extension SQLTransaction {
             refreshed_day = ?
         WHERE id = ? AND counter = ?
         """
+
+    /// The rotation on SQLite; the audit line follows it in the same transaction.
+    package static let sqliteRotation = "\(rotation) RETURNING counter"
 
     package static let postgresRotation = """
         WITH rotated AS (\(rotation) RETURNING counter),

@@ -31,10 +31,7 @@ public final class SQLiteStorage: AuthStorage {
         }
         let connection = try SQLiteHandle(path: path)
         do {
-            for pragma in [
-                "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
-                "PRAGMA busy_timeout=5000", "PRAGMA secure_delete=ON", pageCachePragma,
-            ] {
+            for pragma in writerPragmas {
                 try connection.execute(pragma)
             }
             var readers: SQLiteReaderPool?
@@ -47,6 +44,13 @@ public final class SQLiteStorage: AuthStorage {
             throw error
         }
     }
+
+    /// The writing connection's settings: the write-ahead log, a commit durable when it returns,
+    /// foreign keys enforced, deleted content overwritten, and the page cache below.
+    package static let writerPragmas = [
+        "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
+        "PRAGMA busy_timeout=5000", "PRAGMA secure_delete=ON", pageCachePragma,
+    ]
 
     /// Each connection's page cache: up to 128 MiB (SQLite's default is 2 MiB). At a million
     /// users (4 GiB with ten million session rows) the indexes a request walks no longer fit in
