@@ -245,6 +245,8 @@ let package = Package(
                 .product(name: "GatehouseProcessTesting", package: "TestSupport"),
                 // A software passkey authenticator: the console's passkey sign-in, over HTTP.
                 .product(name: "GatehouseTesting", package: "Gatehouse"),
+                // The benchmark's seeder, whose databases the benchmark's figures stand on.
+                "gatehouse-server-benchmark",
             ]
         ),
     ]
