@@ -41,26 +41,25 @@ enum ProcessCPU {
     /// CPU seconds of a PostgreSQL cluster: the postmaster (with its ended backends, which it
     /// waits for) and every process it started (backends, WAL writer, checkpointer, …).
     static func clusterSeconds(postmaster: Int32) -> Double {
-        var total = seconds(of: postmaster, children: true)
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        for entry in entries {
-            guard let pid = Int32(entry), pid != postmaster, let fields = fields(of: pid), fields.count > 12,
-                Int32(fields[1]) == postmaster
-            else { continue }
-            total += (Double(fields[11]) ?? 0) / ticksPerSecond + (Double(fields[12]) ?? 0) / ticksPerSecond
+        children(of: postmaster).reduce(seconds(of: postmaster, children: true)) { total, fields in
+            total + ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / ticksPerSecond
         }
-        return total
     }
 
     /// How many processes `postmaster` has started that are still there (running or not yet
     /// waited for).
     static func childCount(of postmaster: Int32) -> Int {
+        children(of: postmaster).count
+    }
+
+    /// The `/proc/<pid>/stat` fields (``fields(of:)``) of every process whose parent is `parent`.
+    private static func children(of parent: Int32) -> [[Substring]] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.count { entry in
-            guard let pid = Int32(entry), pid != postmaster, let fields = fields(of: pid), fields.count > 1 else {
-                return false
-            }
-            return Int32(fields[1]) == postmaster
+        return entries.compactMap { entry in
+            guard let pid = Int32(entry), pid != parent, let fields = fields(of: pid), fields.count > 12,
+                Int32(fields[1]) == parent
+            else { return nil }
+            return fields
         }
     }
 

@@ -26,10 +26,9 @@ struct SeederTests {
         try await harness.server.storage.close()
         let hash = Bcrypt.hash(Workloads.password, cost: 4)
         let indexesBefore = try await Self.rows(harness.configuration.database, Self.indexesSQL)
-        let now = Date()
         let database = harness.configuration.database
-        try await Self.seed(database, users: 0..<200, sessions: 0, sessionUsers: 1, hash: hash, now: now)
-        try await Self.seed(database, users: 0..<0, sessions: 2_000, sessionUsers: 200, hash: hash, now: now)
+        try await Self.seed(database, users: 0..<200, sessions: 0, sessionUsers: 1, hash: hash)
+        try await Self.seed(database, users: 0..<0, sessions: 2_000, sessionUsers: 200, hash: hash)
 
         #expect(try await Self.rows(database, "SELECT count(*) FROM users") == [["200"]])
         #expect(try await Self.rows(database, "SELECT count(*) FROM sessions") == [["2000"]])
@@ -92,34 +91,36 @@ struct SeederTests {
             : "SELECT tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY 1, 2"
     }
 
+    /// Seeds as `ScaleBench` does, through its own entry point, on the suite's database.
     private static func seed(
         _ database: ServerConfiguration.Database,
         users: Range<Int>,
         sessions: Int,
         sessionUsers: Int,
-        hash: String,
-        now: Date
+        hash: String
     ) async throws {
+        let logger = Logger(label: "seeder")
         switch database {
         case .sqliteFile(let path):
-            try Seeder.seedSQLite(
-                path: path,
+            try await ScaleBench.seed(
+                BenchDatabase(name: "SQLite", url: path, transactionBound: 0),
+                ["GATEHOUSE_DATABASE_URL": path],
                 users: users,
                 sessions: sessions,
                 sessionUsers: sessionUsers,
-                passwordHash: hash,
-                now: now
+                hash: hash,
+                logger: logger
             )
         case .postgres(let settings):
             try await withClient(settings) { client in
-                try await Seeder.seedPostgres(
-                    client: client,
+                try await ScaleBench.seed(
+                    BenchDatabase(name: "PostgreSQL", url: "", transactionBound: 0, client: client),
+                    [:],
                     users: users,
                     sessions: sessions,
                     sessionUsers: sessionUsers,
-                    passwordHash: hash,
-                    now: now,
-                    logger: Logger(label: "seeder")
+                    hash: hash,
+                    logger: logger
                 )
             }
         default:
