@@ -86,9 +86,11 @@ public struct ServerDatabase: Sendable {
     }
 
     /// The database's own background work, run by the application: PostgreSQL's rate-limit
-    /// flush (``RateLimitFlush``).
+    /// flush (``RateLimitFlush``), SQLite's checkpoints (``SQLiteCheckpointer``).
     package var services: [any Service] {
-        (storage as? PostgresStorage).map { [$0.rateLimitFlush] } ?? []
+        if let postgres = storage as? PostgresStorage { return [postgres.rateLimitFlush] }
+        if let checkpointer = (storage as? SQLiteStorage)?.checkpointer { return [checkpointer] }
+        return []
     }
 
     /// Checks that a prepared database answers, then applies missing migrations.

@@ -15,6 +15,9 @@ package final class SQLiteHandle: @unchecked Sendable {
 
     private var raw: OpaquePointer?
     private var statements: [String: (OpaquePointer, SQLColumns)] = [:]
+    /// Told the log's length after each commit (``reportCommits(to:)``); kept alive here
+    /// because SQLite holds only a raw pointer to it.
+    private var checkpointer: SQLiteCheckpointer?
 
     /// Opens (creating if needed) the database at `path` (`:memory:` for a private one).
     package init(path: String) throws {
@@ -87,12 +90,29 @@ package final class SQLiteHandle: @unchecked Sendable {
         return sqlite_nio_sqlite3_get_autocommit(raw) == 0
     }
 
+    /// Reports each commit's write-ahead log length to `checkpointer` (SQLite's WAL hook), which
+    /// then decides when the log is checkpointed: SQLite's automatic checkpoint is off from here.
+    package func reportCommits(to checkpointer: SQLiteCheckpointer) {
+        guard let raw else { return }
+        self.checkpointer = checkpointer
+        _ = sqlite_nio_sqlite3_wal_hook(
+            raw,
+            { context, writer, database, pages in
+                guard let context else { return SQLITE_OK }
+                return Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue()
+                    .observe(walPages: Int(pages), on: writer, database: database)
+            },
+            Unmanaged.passUnretained(checkpointer).toOpaque()
+        )
+    }
+
     /// Finalizes the cached statements and closes the connection (idempotent).
     package func close() {
         for (statement, _) in statements.values { sqlite_nio_sqlite3_finalize(statement) }
         statements = [:]
         if let raw { sqlite_nio_sqlite3_close(raw) }
         raw = nil
+        checkpointer = nil
     }
 
     // MARK: - Statements

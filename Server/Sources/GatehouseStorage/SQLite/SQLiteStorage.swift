@@ -10,16 +10,30 @@ import NIOCore
 /// another request's; SQLite serialises writers anyway. Transactions that queue up meanwhile
 /// share one commit (``SQLiteGroupCommit``): one fsync for many. Reads that need no
 /// transaction (the session check of every authenticated request) go to query-only reader
-/// connections instead (``SQLiteReaderPool``), so they never queue behind a write batch.
+/// connections instead (``SQLiteReaderPool``), so they never queue behind a write batch. The
+/// log is copied into the database file by a service of its own (``SQLiteCheckpointer``), not
+/// inside a commit.
 public final class SQLiteStorage: AuthStorage {
     private let connection: SQLiteHandle
     private let lock: AsyncLock
     private let groupCommit: SQLiteGroupCommit
     /// `nil` for an in-memory database, which other connections cannot see.
     private let readers: SQLiteReaderPool?
+    /// The service that checkpoints the log off the commit path; `nil` for an in-memory
+    /// database, which has no log. Run it beside the server (``ServerDatabase/services``).
+    package let checkpointer: SQLiteCheckpointer?
 
     /// Opens (creating if needed) the database and sets its pragmas.
     public static func open(_ database: DatabaseLocation, logger: Logger) async throws -> SQLiteStorage {
+        try await open(database, checkpoints: .standard, logger: logger)
+    }
+
+    /// Opens the database with the checkpoint service's limits given (tests use small ones).
+    package static func open(
+        _ database: DatabaseLocation,
+        checkpoints limits: SQLiteCheckpointer.Limits,
+        logger: Logger
+    ) async throws -> SQLiteStorage {
         let path: String
         switch database {
         case .sqliteMemory: path = ":memory:"
@@ -34,11 +48,18 @@ public final class SQLiteStorage: AuthStorage {
             for pragma in writerPragmas {
                 try connection.execute(pragma)
             }
-            var readers: SQLiteReaderPool?
-            if case .sqliteFile = database {
-                readers = try SQLiteReaderPool.open(path: path, count: readerCount)
+            guard case .sqliteFile = database else {
+                return SQLiteStorage(connection: connection, readers: nil, checkpointer: nil)
             }
-            return SQLiteStorage(connection: connection, readers: readers)
+            let checkpointer = try SQLiteCheckpointer(path: path, limits: limits, logger: logger)
+            connection.reportCommits(to: checkpointer)
+            do {
+                let readers = try SQLiteReaderPool.open(path: path, count: readerCount)
+                return SQLiteStorage(connection: connection, readers: readers, checkpointer: checkpointer)
+            } catch {
+                checkpointer.close()
+                throw error
+            }
         } catch {
             connection.close()
             throw error
@@ -63,9 +84,10 @@ public final class SQLiteStorage: AuthStorage {
     /// Reader connections: one per core, at least two.
     package static let readerCount = max(2, System.coreCount)
 
-    private init(connection: SQLiteHandle, readers: SQLiteReaderPool?) {
+    private init(connection: SQLiteHandle, readers: SQLiteReaderPool?, checkpointer: SQLiteCheckpointer?) {
         self.connection = connection
         self.readers = readers
+        self.checkpointer = checkpointer
         let lock = AsyncLock()
         self.lock = lock
         groupCommit = SQLiteGroupCommit(connection: connection, lock: lock)
@@ -162,5 +184,6 @@ public final class SQLiteStorage: AuthStorage {
     public func close() async throws {
         readers?.close()
         await lock.withLock { connection.close() }
+        checkpointer?.close()
     }
 }
