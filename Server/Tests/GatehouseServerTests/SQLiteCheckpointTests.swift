@@ -49,7 +49,7 @@ struct SQLiteCheckpointTests {
         #expect(checkpointer.checkpoints.background > 0, "the service never checkpointed")
 
         await group.triggerGracefulShutdown()
-        try await Self.awaitValue(of: service, within: .seconds(30))
+        try await Deadline.run(.seconds(30)) { try await service.value }
         #expect(Self.size(of: path + "-wal") == 0, "the shutdown's checkpoint empties the log")
         try await storage.close()
         try Self.expectEveryLine(in: path)
@@ -175,25 +175,14 @@ struct SQLiteCheckpointTests {
         #expect(count.first?.column("c") == .integer(writers * linesPerWriter))
     }
 
-    private static func awaitValue(of task: Task<Void, any Error>, within limit: Duration) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await task.value }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                throw CancellationError()
-            }
-            defer { group.cancelAll() }
-            try await group.next()
-        }
-    }
-
     /// A log of `pages` pages: its 32-byte header, then a 24-byte header before each page.
     private static func logSize(pages: Int, of pageSize: Int) -> Int {
         32 + pages * (24 + pageSize)
     }
 
+    /// The file's size, 0 while it does not exist.
     private static func size(of file: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.intValue ?? 0
+        SQLiteOutageTests.size(of: file) ?? 0
     }
 
     private static func temporaryPath() -> String {
