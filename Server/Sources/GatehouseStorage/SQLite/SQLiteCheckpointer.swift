@@ -153,7 +153,8 @@ package final class SQLiteCheckpointer: Service, Sendable {
             return SQLITE_OK
         }
         guard pages >= limits.threshold else { return SQLITE_OK }
-        // What SQLite's own hook does (`sqlite3WalDefaultHook`).
+        // What SQLite's own hook does (`sqlite3WalDefaultHook`). While the service copies,
+        // this finds the log busy and returns at once: the next commit tries again.
         if sqlite_nio_sqlite3_wal_checkpoint_v2(writer, database, SQLITE_CHECKPOINT_PASSIVE, nil, nil) == SQLITE_OK {
             counts.withLock { $0.inline += 1 }
             StorageMetrics.checkpoint(inline: true)
