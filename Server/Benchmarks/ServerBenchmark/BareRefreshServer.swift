@@ -131,7 +131,7 @@ enum BareRefreshServer {
             return Response(
                 status: .ok,
                 headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(string: answer))
+                body: .init(byteBuffer: answer)
             )
         }
         let application = Application(
@@ -144,10 +144,25 @@ enum BareRefreshServer {
     }
 
     /// `{"refresh_token":"<session>","signature":"<signature>","padding":"…"}`, padded to
-    /// `length` bytes.
-    static func answer(session: String, signature: String, length: Int) -> String {
-        let bare = #"{"refresh_token":"\#(session)","signature":"\#(signature)","padding":""}"#
-        let padding = String(repeating: "x", count: max(0, length - bare.utf8.count))
-        return #"{"refresh_token":"\#(session)","signature":"\#(signature)","padding":"\#(padding)"}"#
+    /// `length` bytes, written into one buffer. Built as strings, its padding by
+    /// `String(repeating:count:)`, it cost this bound about a tenth of its CPU (a profile at 64
+    /// connections: 50 of 536 µs a refresh), which no part of the server pays: a bound must
+    /// not be slower than what it bounds.
+    static func answer(session: String, signature: String, length: Int) -> ByteBuffer {
+        let head = #"{"refresh_token":""#
+        let middle = #"","signature":""#
+        let tail = #"","padding":""#
+        let written =
+            head.utf8.count + session.utf8.count + middle.utf8.count + signature.utf8.count
+            + tail.utf8.count + 2
+        var buffer = ByteBufferAllocator().buffer(capacity: max(length, written))
+        buffer.writeString(head)
+        buffer.writeString(session)
+        buffer.writeString(middle)
+        buffer.writeString(signature)
+        buffer.writeString(tail)
+        buffer.writeRepeatingByte(UInt8(ascii: "x"), count: max(0, length - written))
+        buffer.writeString(#""}"#)
+        return buffer
     }
 }

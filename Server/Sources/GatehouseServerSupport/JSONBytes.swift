@@ -125,8 +125,25 @@ package struct JSONBytes {
     }
 
     private mutating func quoted(_ text: String) {
+        var text = text
+        text.withUTF8 { quoted(utf8: $0) }
+    }
+
+    /// ``quoted(_:)`` on the text's bytes in memory: text with nothing to escape (a token, a
+    /// name, an address) is copied whole.
+    private mutating func quoted(utf8: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        let escapesSlashes = escapesSlashes
+        let plain = utf8.allSatisfy { byte in
+            byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+                && !(escapesSlashes && byte == UInt8(ascii: "/"))
+        }
+        if plain {
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])

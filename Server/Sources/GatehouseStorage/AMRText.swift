@@ -61,7 +61,14 @@ package enum AMRText {
     /// `[` `{"method":"…","timestamp":…}` (`,` …)* `]` with a known method (of letters, digits,
     /// `_` or `-`) and a timestamp of at most 18 digits; `nil` for anything else.
     package static func plain(_ text: String) -> [AMREntry]? {
-        var utf8 = text.utf8[...]
+        var text = text
+        return text.withUTF8 { plain(utf8: $0[...]) }
+    }
+
+    /// ``plain(_:)`` on the text's bytes in memory (a refresh reads this column: walking the
+    /// string's own view cost about 5 µs of it, issue 35).
+    private static func plain(utf8 bytes: Slice<UnsafeBufferPointer<UInt8>>) -> [AMREntry]? {
+        var utf8 = bytes
         func take(_ literal: StaticString) -> Bool {
             let count = literal.utf8CodeUnitCount
             let matches = literal.withUTF8Buffer { utf8.starts(with: $0) }

@@ -27,8 +27,8 @@ struct SQLiteCheckpointTests {
     private static let batchPages = 8 * writers
 
     @Test func theServiceKeepsTheLogBoundedAndAShutdownEmptiesIt() async throws {
-        let path = Self.temporaryPath()
-        defer { Self.remove(path) }
+        let path = TestDatabase.scratchSQLitePath("checkpoint")
+        defer { TestDatabase.removeSQLiteFiles(at: path) }
         let storage = try await Self.open(path)
         let checkpointer = try #require(storage.checkpointer)
         let group = ServiceGroup(
@@ -60,8 +60,8 @@ struct SQLiteCheckpointTests {
     }
 
     @Test func withoutTheServiceTheWriterCheckpointsAsSQLiteWould() async throws {
-        let path = Self.temporaryPath()
-        defer { Self.remove(path) }
+        let path = TestDatabase.scratchSQLitePath("checkpoint")
+        defer { TestDatabase.removeSQLiteFiles(at: path) }
         let storage = try await Self.open(path)
         let checkpointer = try #require(storage.checkpointer)
         let pageSize = try #require(Int(try await storage.pragma("page_size") ?? ""))
@@ -187,15 +187,6 @@ struct SQLiteCheckpointTests {
     /// The file's size, 0 while it does not exist.
     private static func size(of file: String) -> Int {
         SQLiteOutageTests.size(of: file) ?? 0
-    }
-
-    private static func temporaryPath() -> String {
-        FileManager.default.temporaryDirectory
-            .appendingPathComponent("gatehouse-checkpoint-\(UUID().uuidString).sqlite").path
-    }
-
-    private static func remove(_ path: String) {
-        for suffix in ["", "-wal", "-shm", ".secret"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }
 

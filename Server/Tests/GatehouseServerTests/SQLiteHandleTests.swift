@@ -12,19 +12,10 @@ import Testing
 /// stay compiled, and readers that never wait for the writer.
 @Suite("SQLite handle")
 struct SQLiteHandleTests {
-    private static func temporaryPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-handle-\(UUID().uuidString).sqlite")
-            .path
-    }
-
-    private static func remove(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-
     /// Runs `body` with a handle on a new database file, then closes and removes it.
     private static func withHandle(_ body: (SQLiteHandle) throws -> Void) throws {
-        let path = temporaryPath()
-        defer { remove(path) }
+        let path = TestDatabase.scratchSQLitePath("handle")
+        defer { TestDatabase.removeSQLiteFiles(at: path) }
         let handle = try SQLiteHandle(path: path)
         defer { handle.close() }
         try body(handle)
@@ -92,8 +83,8 @@ struct SQLiteHandleTests {
     }
 
     @Test func readersSeeCommitsAndNeverWaitForTheWriter() async throws {
-        let path = Self.temporaryPath()
-        defer { Self.remove(path) }
+        let path = TestDatabase.scratchSQLitePath("handle")
+        defer { TestDatabase.removeSQLiteFiles(at: path) }
         let storage = try await SQLiteStorage.open(.sqliteFile(path), logger: .init(label: "test"))
         try await storage.migrate()
         let now = Date()

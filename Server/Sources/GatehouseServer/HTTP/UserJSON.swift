@@ -121,18 +121,22 @@ struct UserJSON {
     }
 
     private mutating func string(_ name: StaticString, _ text: String?) {
-        guard let text else { return }
+        guard var text else { return }
         key(name)
-        let plain = text.utf8.allSatisfy {
-            $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
-        }
-        if plain {
+        // Scanned and copied in memory: a refresh's answer holds two tokens of some 900 bytes.
+        let plain = text.withUTF8 { utf8 in
+            guard utf8.allSatisfy(Self.isPlain) else { return false }
             bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: text.utf8)
+            bytes.append(contentsOf: utf8)
             bytes.append(UInt8(ascii: "\""))
-        } else {
-            fragment(text)
+            return true
         }
+        if !plain { fragment(text) }
+    }
+
+    /// Printable ASCII other than a quote or a backslash: written as it is.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
     private mutating func integer(_ name: StaticString, _ value: Int) {

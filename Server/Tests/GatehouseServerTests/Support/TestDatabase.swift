@@ -150,6 +150,17 @@ enum TestDatabase {
         isPostgres ? "test-secret-" + directory.lastPathComponent : nil
     }
 
+    /// A path of its own for a SQLite file a test opens directly, in the temporary folder.
+    static func scratchSQLitePath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory
+            .appendingPathComponent("gatehouse-\(name)-\(UUID().uuidString).sqlite").path
+    }
+
+    /// Removes a SQLite file and what is kept beside it: the log, its index and the secret.
+    static func removeSQLiteFiles(at path: String) {
+        for suffix in ["", "-wal", "-shm", ".secret"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
     /// The database as a `GATEHOUSE_DATABASE_URL` value, for server processes.
     static func url(of database: ServerConfiguration.Database) -> String {
         switch database {
