@@ -29,7 +29,7 @@ struct TokenController {
             let session = try await password(body, ip: context.clientKey)
             return try JSONBody.response(session, request: request)
         case "refresh_token":
-            let body = try await JSONBody.decode(RefreshTokenGrantRequest.self, from: request, context: context)
+            let body = try await JSONBody.refreshGrant(from: request, context: context)
             return try JSONBody.response(try await refresh(body.refreshToken, ip: context.clientKey), request: request)
         case "id_token":
             let (decoded, proof) = try await JSONBody.decode(

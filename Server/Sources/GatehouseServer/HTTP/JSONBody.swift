@@ -31,6 +31,19 @@ enum JSONBody {
         )
     }
 
+    /// The refresh grant's body: its common shape read directly (``PlainRefreshGrant``), any
+    /// other by the decoder, with the same errors as ``decode(_:from:context:limit:undeclaredIsJSON:)``.
+    static func refreshGrant(
+        from request: Request,
+        context: some RequestContext
+    ) async throws
+        -> RefreshTokenGrantRequest
+    {
+        let bytes = try await body(of: request, context: context, limit: nil, undeclaredIsJSON: false)
+        if let token = PlainRefreshGrant.token(in: bytes) { return RefreshTokenGrantRequest(refreshToken: token) }
+        return try decode(RefreshTokenGrantRequest.self, from: bytes)
+    }
+
     /// Decodes the body as two values at once: a wire request and the server's own fields beside
     /// it (``ReauthenticationProof``).
     static func decode<First: Decodable, Second: Decodable>(

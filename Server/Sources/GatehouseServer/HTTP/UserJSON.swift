@@ -123,7 +123,7 @@ struct UserJSON {
     private mutating func string(_ name: StaticString, _ text: String?) {
         guard var text else { return }
         key(name)
-        // Scanned and copied in memory: a refresh's answer holds two tokens of some 900 bytes.
+        // Scanned and copied in memory: a refresh's answer holds its access token, some 700 bytes.
         let plain = text.withUTF8 { utf8 in
             guard utf8.allSatisfy(Self.isPlain) else { return false }
             bytes.append(UInt8(ascii: "\""))
