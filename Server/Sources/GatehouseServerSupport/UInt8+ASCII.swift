@@ -8,4 +8,10 @@ extension UInt8 {
 
     /// Whether this byte is a space or a horizontal tab (HTTP's optional whitespace).
     package var isSpaceOrTab: Bool { self == UInt8(ascii: " ") || self == UInt8(ascii: "\t") }
+
+    /// Whether this byte stands for itself inside a JSON string as the wire encoder writes it:
+    /// printable ASCII other than a quote or a backslash (nothing to escape, nothing to decode).
+    package var isPlainJSONStringByte: Bool {
+        self >= 0x20 && self < 0x7F && self != UInt8(ascii: "\"") && self != UInt8(ascii: "\\")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseServerSupport
 
 /// The refresh grant's body in the shape every client sends, `{"refresh_token":"…"}` (with or
 /// without white space between its parts), read without the JSON decoder: the refresh is the
@@ -23,11 +24,7 @@ enum PlainRefreshGrant {
             reader.skipSpace()
             guard reader.take(UInt8(ascii: "\"")) else { return nil }
             let start = reader.offset
-            while let byte = reader.peek(), byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""),
-                byte != UInt8(ascii: "\\")
-            {
-                reader.offset += 1
-            }
+            while reader.peek()?.isPlainJSONStringByte == true { reader.offset += 1 }
             let end = reader.offset
             guard reader.take(UInt8(ascii: "\"")) else { return nil }
             reader.skipSpace()

@@ -125,18 +125,13 @@ struct UserJSON {
         key(name)
         // Scanned and copied in memory: a refresh's answer holds its access token, some 700 bytes.
         let plain = text.withUTF8 { utf8 in
-            guard utf8.allSatisfy(Self.isPlain) else { return false }
+            guard utf8.allSatisfy(\.isPlainJSONStringByte) else { return false }
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: utf8)
             bytes.append(UInt8(ascii: "\""))
             return true
         }
         if !plain { fragment(text) }
-    }
-
-    /// Printable ASCII other than a quote or a backslash: written as it is.
-    private static func isPlain(_ byte: UInt8) -> Bool {
-        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
     private mutating func integer(_ name: StaticString, _ value: Int) {
