@@ -26,6 +26,24 @@ struct CommonPasswordsTests {
         #expect(!list.contains("ete2024!"))
     }
 
+    /// Entries that share their starts, one the start of another, and bytes above 0x7F: the
+    /// list's order must be the order its bisection compares by, or entries go missing.
+    @Test func entriesSharingTheirStartsAreEachFound() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = ["a", "b", "é", "z", "0", "ß"]
+        var entries: Set<String> = []
+        while entries.count < 2_000 {
+            let length = Int.random(in: 1...6, using: &generator)
+            entries.insert((0..<length).map { _ in alphabet.randomElement(using: &generator)! }.joined())
+        }
+        let list = CommonPasswords(text: Array(entries.shuffled(using: &generator).joined(separator: "\n").utf8))
+        #expect(list.count == entries.count)
+        let missing = entries.filter { !list.contains($0) }
+        #expect(missing.isEmpty, "\(missing.sorted().prefix(10))")
+        let absent = ["aaaaaaa", "bbbbbbbb", "éééééééé", "c", "zzzzzzz1"]
+        #expect(absent.allSatisfy { !list.contains($0) })
+    }
+
     @Test func anEmptyListHoldsNothing() {
         let list = CommonPasswords(text: Array("# only a comment\n\n".utf8))
         #expect(list.count == 0)

@@ -15,16 +15,21 @@ struct PasswordPolicy: Sendable {
     ///
     /// - Throws: ``ConfigurationError`` when the list cannot be read: the server does not start
     ///   without it (fail closed).
-    static func loadBundled() throws -> PasswordPolicy {
-        try load(from: bundledList)
+    static func loadBundled() throws(ConfigurationError) -> PasswordPolicy {
+        try bundled.get()
     }
+
+    /// The bundled list, read and indexed once per process: every server a process starts shares
+    /// it. (The test suites start hundreds of servers in one process; indexing the list again for
+    /// each was two fifths of their CPU in a debug build.)
+    private static let bundled = Result { () throws(ConfigurationError) in try load(from: bundledList) }
 
     /// The bundled list's file.
     static var bundledList: URL? { Bundle.module.url(forResource: "common-passwords", withExtension: "txt") }
 
     /// The policy with the list of common passwords at `url`; a missing, unreadable or empty
     /// list throws.
-    static func load(from url: URL?) throws -> PasswordPolicy {
+    static func load(from url: URL?) throws(ConfigurationError) -> PasswordPolicy {
         let text = url.flatMap { try? Data(contentsOf: $0) }.map { [UInt8]($0) } ?? []
         let common = CommonPasswords(text: text)
         guard common.count > 0 else {
