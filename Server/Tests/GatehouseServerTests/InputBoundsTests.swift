@@ -7,7 +7,9 @@ import Testing
 @testable import GatehouseServer
 
 /// Issue 15: inputs an attacker controls are bounded: admin paging cannot overflow, metadata
-/// cannot grow tokens and rows without limit, and a JWT has one spelling only.
+/// cannot grow tokens and rows without limit, a JWT has one spelling only, and a refresh grant's
+/// body over the limit is refused before its token is read (issue 35 reads that body without the
+/// JSON decoder).
 @Suite("Input bounds")
 struct InputBoundsTests {
     @Test func hugeAdminPagingIsRefusedAndTheServerKeepsRunning() async throws {
@@ -114,5 +116,32 @@ struct InputBoundsTests {
         }
         #expect(Base64URL.isCanonical("AA") && !Base64URL.isCanonical("AB") && !Base64URL.isCanonical("A"))
         #expect(Base64URL.isCanonical("AAA") && !Base64URL.isCanonical("AAB") && !Base64URL.isCanonical("AA=="))
+    }
+
+    /// A refresh grant's body over the request limit is refused with 413 before a token in it is
+    /// read, whatever its shape: the clients' own (read without the JSON decoder) with a long
+    /// token or a megabyte of white space after it, or another member padding it. The token in
+    /// those bodies is not used up.
+    @Test func aHugeRefreshBodyIsRefusedWithoutUsingTheToken() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.live { client in
+            let session = try await client.confirmedSession(email: "ada@example.com")
+            let token = try #require(session.string("refresh_token"))
+            let megabyte = 1 << 20
+            let bodies = [
+                #"{"refresh_token":""# + String(repeating: "A", count: megabyte) + #""}"#,
+                #"{"refresh_token":"\#(token)"}"# + String(repeating: " ", count: megabyte),
+                #"{"refresh_token":"\#(token)","pad":""# + String(repeating: "x", count: megabyte) + #""}"#,
+            ]
+            for body in bodies {
+                let reply = try await client.post("/token?grant_type=refresh_token", body)
+                #expect(reply.status == .contentTooLarge, "\(body.prefix(30)): \(reply.status)")
+                #expect(reply.errorCode == "request_entity_too_large")
+            }
+            let refreshed = try await client.refresh(token)
+            #expect(refreshed.status == .ok, "the token was not used by the refused bodies")
+            #expect(refreshed.string("refresh_token") != token)
+        }
     }
 }
