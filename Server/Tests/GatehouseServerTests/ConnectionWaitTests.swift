@@ -99,9 +99,12 @@ struct ConnectionWaitTests {
 /// of a PostgreSQL refresh).
 @Suite("Deadline watch")
 struct DeadlineWatchTests {
-    /// Deadlines fire once each, at or after their time, whatever order they were added in (an
-    /// earlier one added after a later one re-arms the timer); a removed one never fires; the
-    /// watch keeps nothing afterwards.
+    /// Deadlines fire once each, at or after their time and in their order, whatever order they
+    /// were added in (an earlier one added after a later one re-arms the timer); a removed one
+    /// never fires; the watch keeps nothing afterwards. The late deadline is 3 s away, so that a
+    /// loop slowed by a busy machine (the suites keep two cores busy) still fires the early one
+    /// well before it; deadlines a late timer finds due together still fire in their order (one
+    /// CI run found the middle and late ones due at once, fired in the dictionary's order).
     @Test func eachDeadlineFiresOnceAtItsTimeAndARemovedOneNever() async throws {
         let watch = DeadlineWatch(loop: MultiThreadedEventLoopGroup.singleton.next())
         let fired = Mutex<[(String, NIODeadline)]>([])
@@ -111,7 +114,7 @@ struct DeadlineWatchTests {
             let token = watch.add(at: deadline) { fired.withLock { $0.append((name, NIODeadline.now())) } }
             return (token, deadline)
         }
-        let (_, late) = add("late", after: 900)
+        let (_, late) = add("late", after: 3_000)
         let (_, early) = add("early", after: 150)
         let (removed, _) = add("removed", after: 300)
         let (_, middle) = add("middle", after: 450)
@@ -130,6 +133,30 @@ struct DeadlineWatchTests {
             #expect(at >= due, "\(name) fired before its deadline")
         }
         #expect(watch.count == 0)
+    }
+
+    /// A timer that fires late, its loop held past every deadline, finds them all due at once
+    /// and fires them in their order, not in the order they were added or kept in.
+    @Test func deadlinesFoundDueTogetherFireInTheirOrder() async throws {
+        // A loop of its own: the test holds it, and no other test's deadlines are on it.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        let watch = DeadlineWatch(loop: loop)
+        let fired = Mutex<[Int]>([])
+        let start = NIODeadline.now()
+        loop.execute { usleep(500_000) }
+        for index in (0..<8).reversed() {
+            _ = watch.add(at: start + .milliseconds(50 + Int64(index) * 10)) {
+                fired.withLock { $0.append(index) }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while fired.withLock({ $0.count }) < 8, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(fired.withLock { $0 } == Array(0..<8))
+        #expect(watch.count == 0)
+        try await group.shutdownGracefully()
     }
 
     /// Waits that end in time leave nothing in the watch.

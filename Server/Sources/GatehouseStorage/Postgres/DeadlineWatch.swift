@@ -65,11 +65,12 @@ package final class DeadlineWatch: Sendable {
         loop.scheduleTask(deadline: deadline) { self.fire() }
     }
 
-    /// Calls the actions that have come due and arms the timer for the next deadline, unless a
-    /// timer is armed for it already.
+    /// Calls the actions that have come due, earliest deadline first (a timer that fires late,
+    /// on a busy loop, finds several), and arms the timer for the next deadline, unless a timer
+    /// is armed for it already.
     private func fire() {
         let now = NIODeadline.now()
-        let (due, next) = state.withLock { state -> ([Entry], NIODeadline?) in
+        let (found, next) = state.withLock { state -> ([Entry], NIODeadline?) in
             var due: [Entry] = []
             var earliest: NIODeadline?
             for (id, entry) in state.entries {
@@ -87,6 +88,7 @@ package final class DeadlineWatch: Sendable {
             state.armed = earliest
             return (due, earliest)
         }
+        let due = found.count > 1 ? found.sorted { $0.deadline < $1.deadline } : found
         for entry in due { entry.action() }
         if let next { schedule(at: next) }
     }
