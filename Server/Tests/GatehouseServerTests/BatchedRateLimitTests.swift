@@ -47,6 +47,50 @@ struct BatchedRateLimitTests {
         #expect(tally.take() == [HitTally.Addition(id: "token|a", at: 1_000, window: 300, count: 2)])
     }
 
+    /// One CI run's PostgreSQL pass: the flush had written a full window's hits but its answer
+    /// had not come back when the next window's first hit came, and that hit was refused (429).
+    @Test func aWindowThatClosesWhileItsHitsAreWrittenOpensAnewWithoutThem() {
+        let tally = HitTally()
+        _ = tally.hit("token|a", limit: 2, window: 60, now: 1_000)
+        _ = tally.hit("token|a", limit: 2, window: 60, now: 1_000)
+        let closing = tally.take()
+        // The database's window for them opened at 1,000 at the latest, so it has ended by
+        // 1,061: the next hit opens a window of its own before the write is answered.
+        #expect(tally.hit("token|a", limit: 2, window: 60, now: 1_061) == .counted(schedule: true))
+        #expect(!tally.isSettled)
+        // The late answer is about the window that ended: the new one keeps its start and hit.
+        tally.written(closing, answers: ["token|a": (start: 1_000, count: 2)])
+        #expect(tally.hit("token|a", limit: 2, window: 60, now: 1_062) == .counted(schedule: false))
+        #expect(tally.hit("token|a", limit: 2, window: 60, now: 1_063) == .full(retryAfter: 58))
+        #expect(tally.take() == [HitTally.Addition(id: "token|a", at: 1_062, window: 60, count: 2)])
+    }
+
+    @Test func hitsBeingWrittenStillCountWhileTheWindowTheyLandInMayBeOpen() {
+        let tally = HitTally()
+        _ = tally.hit("token|a", limit: 2, window: 60, now: 1_000)
+        _ = tally.hit("token|a", limit: 2, window: 60, now: 1_030)
+        // Written with the latest hit's time: the database may open their window at 1,030.
+        let additions = tally.take()
+        #expect(additions == [HitTally.Addition(id: "token|a", at: 1_030, window: 60, count: 2)])
+        // This process's window ended at 1,060; the database's may run to 1,090.
+        #expect(tally.hit("token|a", limit: 2, window: 60, now: 1_070) == .full(retryAfter: 60))
+        tally.written(additions, answers: ["token|a": (start: 1_030, count: 2)])
+        #expect(tally.isSettled)
+        #expect(tally.hit("token|a", limit: 2, window: 60, now: 1_071) == .full(retryAfter: 19))
+        #expect(tally.hit("token|a", limit: 2, window: 60, now: 1_090) == .counted(schedule: true))
+    }
+
+    @Test func aFailedWriteOfAWindowThatHasEndedDropsItsHits() {
+        let tally = HitTally()
+        _ = tally.hit("token|a", limit: 2, window: 60, now: 1_000)
+        let additions = tally.take()
+        #expect(tally.hit("token|a", limit: 2, window: 60, now: 1_061) == .counted(schedule: true))
+        // Not written, and their window is over: they are not carried into the new one.
+        #expect(!tally.failed(additions))
+        #expect(tally.isSettled == false)
+        #expect(tally.take() == [HitTally.Addition(id: "token|a", at: 1_061, window: 60, count: 1)])
+    }
+
     @Test func closedWindowsAreForgottenAndTheTallyIsBounded() {
         let tally = HitTally(capacity: 2)
         _ = tally.hit("token|a", limit: 5, window: 60, now: 1_000)

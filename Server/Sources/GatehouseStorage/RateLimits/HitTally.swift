@@ -7,6 +7,12 @@ import Synchronization
 /// A hit is decided here, at once: the window is full when those three add up to its limit.
 /// One process alone is therefore exact; several processes each see the others' hits as of
 /// their own last write, at most one batch interval old.
+///
+/// A window can close while its hits are being written. The database stamps a window it opens
+/// with the time of the latest hit written (``Addition/at``), so those hits land in a window
+/// that ends at most one window's length after that hit: a new window here counts them only
+/// until then, and an answer about a window that had ended before the new one opened leaves
+/// the new one as it is.
 package final class HitTally: Sendable {
     /// The most windows held; a new key beyond it is counted by the database directly.
     package let capacity: Int
@@ -20,6 +26,9 @@ package final class HitTally: Sendable {
         var writing = 0
         /// Hits not yet written.
         var pending = 0
+        /// Hits of an earlier window of the key, still being written, that cannot fall in this
+        /// one: not counted against it, kept until their write ends.
+        var earlierWriting = 0
         /// When the latest pending hit came (the time the write stamps a new window with).
         var lastHit: Double
     }
@@ -82,15 +91,24 @@ package final class HitTally: Sendable {
                 return .untracked
             } else {
                 // A new window here; the database may know an older start, and its answer wins.
-                let writing = state.windows[id]?.writing ?? 0
-                current = Window(start: now, end: now + window, writing: writing, lastHit: now)
+                // The closed window's hits being written count only while the database's window
+                // they land in may still be open (it ends within `window` of their latest hit).
+                let closed = state.windows[id]
+                let writing = closed.map { now < $0.lastHit + window ? $0.writing : 0 } ?? 0
+                current = Window(
+                    start: now,
+                    end: now + window,
+                    writing: writing,
+                    earlierWriting: (closed?.writing ?? 0) - writing + (closed?.earlierWriting ?? 0),
+                    lastHit: now
+                )
             }
             if current.shared + current.writing + current.pending >= limit {
                 state.windows[id] = current
                 return .full(retryAfter: Self.seconds(until: current.end, from: now))
             }
             current.pending += 1
-            current.lastHit = now
+            current.lastHit = max(current.lastHit, now)
             state.windows[id] = current
             state.pendingIDs.insert(id)
             let schedule = !state.scheduled
@@ -102,7 +120,7 @@ package final class HitTally: Sendable {
     /// Whether every hit counted here has been written (none pending, none being written).
     package var isSettled: Bool {
         state.withLock { state in
-            state.windows.values.allSatisfy { $0.pending == 0 && $0.writing == 0 }
+            state.windows.values.allSatisfy { $0.pending == 0 && $0.writing == 0 && $0.earlierWriting == 0 }
         }
     }
 
@@ -138,43 +156,73 @@ package final class HitTally: Sendable {
                 state.nextSweep = state.latest + Self.sweepInterval
                 let latest = state.latest
                 state.windows = state.windows.filter { _, window in
-                    window.pending > 0 || window.writing > 0 || latest < window.end
+                    window.pending > 0 || window.writing > 0 || window.earlierWriting > 0 || latest < window.end
                 }
             }
             return additions
         }
     }
 
-    /// The database's answer to a write: each window's start and count after it.
+    /// The database's answer to a write: each window's start and count after it. An answer
+    /// about a window that had ended when this process opened its current one changes nothing
+    /// but the count of hits being written.
     package func written(_ additions: [Addition], answers: [String: (start: Double, count: Int)]) {
         state.withLock { state in
             for addition in additions {
                 guard var window = state.windows[addition.id] else { continue }
-                window.writing = max(0, window.writing - addition.count)
-                if let answer = answers[addition.id] {
-                    window.start = answer.start
-                    window.end = answer.start + addition.window
-                    window.shared = answer.count
+                if let answer = answers[addition.id], answer.start + addition.window <= window.start {
+                    Self.remove(addition.count, earlierFirst: true, from: &window)
+                } else {
+                    Self.remove(addition.count, earlierFirst: false, from: &window)
+                    if let answer = answers[addition.id] {
+                        window.start = answer.start
+                        window.end = answer.start + addition.window
+                        window.shared = answer.count
+                    }
                 }
                 state.windows[addition.id] = window
             }
         }
     }
 
-    /// A write that failed: its hits are pending again; `true` when a write should be planned.
+    /// A write that failed: its hits are pending again (`true` when a write should be planned),
+    /// unless the window they fell in has ended since: those are dropped with it.
     package func failed(_ additions: [Addition]) -> Bool {
         state.withLock { state in
             for addition in additions {
                 guard var window = state.windows[addition.id] else { continue }
-                let returned = min(window.writing, addition.count)
-                window.writing -= returned
-                window.pending += returned
+                if addition.at + addition.window <= window.start {
+                    Self.remove(addition.count, earlierFirst: true, from: &window)
+                } else {
+                    let returned = min(window.writing, addition.count)
+                    window.writing -= returned
+                    window.pending += returned
+                    Self.remove(addition.count - returned, earlierFirst: true, from: &window)
+                }
                 state.windows[addition.id] = window
                 if window.pending > 0 { state.pendingIDs.insert(addition.id) }
             }
             let schedule = !state.scheduled && !additions.isEmpty
             if schedule { state.scheduled = true }
             return schedule
+        }
+    }
+
+    /// Takes `count` hits whose write ended off the window's counts of hits being written: its
+    /// earlier windows' first when `earlierFirst`, else its own first.
+    private static func remove(_ count: Int, earlierFirst: Bool, from window: inout Window) {
+        var left = count
+        func take(_ part: inout Int) {
+            let taken = min(part, left)
+            part -= taken
+            left -= taken
+        }
+        if earlierFirst {
+            take(&window.earlierWriting)
+            take(&window.writing)
+        } else {
+            take(&window.writing)
+            take(&window.earlierWriting)
         }
     }
 
