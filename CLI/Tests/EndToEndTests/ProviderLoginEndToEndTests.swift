@@ -24,11 +24,19 @@ import FoundationNetworking
 struct ProviderLoginEndToEndTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Providers")
 
+    /// The browser `Providers/click_through.py` drives (it picks the same): Debian's
+    /// chromium-headless-shell, else its full Chromium, unless `GATEHOUSE_CHROMIUM` names another.
+    static let chromium =
+        ProcessInfo.processInfo.environment["GATEHOUSE_CHROMIUM"]
+        ?? ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        } ?? "/usr/bin/chromium-headless-shell"
+
     /// Whether Chromium and Playwright for Python are here (scripts/ci-setup installs both; CI requires them).
     static var browserInstalled: Bool {
         let process = ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import playwright.sync_api"])
         guard (try? process.run()) != nil, process.waitUntilExitBlocking(timeout: .seconds(60)) else { return false }
-        return process.terminationStatus == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
+        return process.terminationStatus == 0 && FileManager.default.isExecutableFile(atPath: chromium)
     }
 
     static var browserRequired: Bool { browserInstalled || ProcessInfo.processInfo.environment["CI"] != nil }

@@ -11,17 +11,15 @@ bounded; prints one line per step and a closing "N passed, N failed" line; exits
 failure.
 """
 
-import os
 import signal
 import sys
 
 from playwright.sync_api import sync_playwright
 
-from steps import finish, step
+from steps import CHROMIUM, finish, step
 
 APP, EMAIL = sys.argv[1], sys.argv[2]
 PROVIDERS = sys.argv[3:]
-CHROMIUM = os.environ.get("GATEHOUSE_CHROMIUM", "/usr/bin/chromium")
 STEP_TIMEOUT_MS = 30_000
 
 # The whole run is bounded, whatever the browser does.

@@ -26,11 +26,10 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
-from steps import finish, step
+from steps import CHROMIUM, finish, step
 
 BASE, OPERATOR, VICTIM, NON_OPERATOR, NO_FACTOR, PHONE_REFRESH, LAPTOP_REFRESH, SHOTS, DOOMED = sys.argv[1:10]
 PASSWORD = "correct horse battery"
-CHROMIUM = os.environ.get("GATEHOUSE_CHROMIUM", "/usr/bin/chromium")
 STEP_TIMEOUT_MS = 30_000
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 

@@ -23,10 +23,9 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
-from steps import finish, step
+from steps import CHROMIUM, finish, step
 
 BASE, OPERATOR, OPERATOR_TOKEN, NON_OPERATOR_TOKEN, SHOTS = sys.argv[1:6]
-CHROMIUM = os.environ.get("GATEHOUSE_CHROMIUM", "/usr/bin/chromium")
 STEP_TIMEOUT_MS = 30_000
 REFUSED = "This passkey did not sign you in"
 

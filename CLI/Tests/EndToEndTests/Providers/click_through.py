@@ -1,4 +1,5 @@
-"""Plays the person at the browser for `gatehouse login --provider …`: Debian's headless Chromium,
+"""Plays the person at the browser for `gatehouse login --provider …`: Debian's headless Chromium
+(chromium-headless-shell, else the full Chromium, or the browser GATEHOUSE_CHROMIUM names),
 driven by Playwright for Python, opens the sign-in address the CLI printed, clicks "Allow" (or
 "Cancel") on the provider's consent page, and waits for the CLI's loopback page.
 
@@ -15,11 +16,15 @@ import sys
 from playwright.sync_api import sync_playwright
 
 CHOICE, URL = sys.argv[1], sys.argv[2]
+CHROMIUM = os.environ.get("GATEHOUSE_CHROMIUM") or next(
+    (path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if os.access(path, os.X_OK)),
+    "/usr/bin/chromium-headless-shell",
+)
 signal.alarm(120)
 
 with sync_playwright() as playwright:
     browser = playwright.chromium.launch(
-        executable_path=os.environ.get("GATEHOUSE_CHROMIUM", "/usr/bin/chromium"), headless=True, args=["--no-sandbox"]
+        executable_path=CHROMIUM, headless=True, args=["--no-sandbox"]
     )
     page = browser.new_page()
     page.set_default_timeout(30_000)

@@ -10,11 +10,21 @@ import PostgresNIO
 
 /// Which database the suite runs on. The whole server suite is one set of tests run twice by
 /// `scripts/test`: on SQLite (the default) and on PostgreSQL when `GATEHOUSE_TEST_POSTGRES_URL`
-/// names a server (`scripts/postgres start` makes a private one). Every harness gets its own
-/// database: a SQLite file in its folder, or a PostgreSQL database named after the folder, each
-/// a copy of a migrated template.
+/// names a server (`scripts/postgres start` makes a private one), or, when it is not set, the
+/// file `GATEHOUSE_TEST_POSTGRES_URL_FILE` names holds one (how `scripts/test` gives it: the
+/// environment stays the build's, and SwiftPM does not load every manifest again). Every
+/// harness gets its own database: a SQLite file in its folder, or a PostgreSQL database named
+/// after the folder, each a copy of a migrated template.
 enum TestDatabase {
-    static let postgresURL = ProcessInfo.processInfo.environment["GATEHOUSE_TEST_POSTGRES_URL"]
+    static let postgresURL: String? = {
+        let environment = ProcessInfo.processInfo.environment
+        if let url = environment["GATEHOUSE_TEST_POSTGRES_URL"] { return url }
+        guard let file = environment["GATEHOUSE_TEST_POSTGRES_URL_FILE"],
+            let text = try? String(contentsOfFile: file, encoding: .utf8)
+        else { return nil }
+        let url = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return url.isEmpty ? nil : url
+    }()
 
     static var isPostgres: Bool { postgresURL != nil }
 
