@@ -11,6 +11,8 @@ struct LoadResult {
     var latencies: [Double]
     /// CPU the processes used over the window, when the run was given a ``CPUProbe``.
     var cpu: RowCPU? = nil
+    /// Bytes PostgreSQL wrote to its log over the window, when the run was given a ``WALProbe``.
+    var walBytes: Int64? = nil
 
     var throughput: Double { Double(requests) / seconds }
     var median: Double { percentile(0.5) }
@@ -37,7 +39,8 @@ struct Workload: Sendable {
 /// Runs `workload` with `concurrency` virtual users, each on its own keep-alive connection
 /// (``LoadDriver``), for `duration` after a short warm-up; throughput counts requests that
 /// complete in the window. With `probe`, the CPU of its processes is read at the window's start
-/// and end (tasks scheduled on an event loop for those instants). With `rate`, each user paces
+/// and end (tasks scheduled on an event loop for those instants), and with `wal` PostgreSQL's log
+/// position at the same instants. With `rate`, each user paces
 /// its requests so that all of them together send about `rate` a second (an open load below
 /// what the server could take, for a floor at another row's rate).
 func runLoad(
@@ -46,6 +49,7 @@ func runLoad(
     concurrency: Int,
     duration: Duration,
     probe: CPUProbe? = nil,
+    wal: WALProbe? = nil,
     rate: Double? = nil
 ) async throws -> LoadResult {
     let pace = rate.map { TimeAmount.nanoseconds(Int64(Double(concurrency) / max($0, 1) * 1e9)) }
@@ -61,6 +65,13 @@ func runLoad(
         return (
             loop.scheduleTask(deadline: start) { probe.sample() }.futureResult,
             loop.scheduleTask(deadline: deadline) { probe.sample() }.futureResult
+        )
+    }
+    let walSamples = wal.map { wal in
+        let loop = group.next()
+        return (
+            loop.flatScheduleTask(deadline: start) { loop.makeFutureWithTask { try await wal.bytes() } }.futureResult,
+            loop.flatScheduleTask(deadline: deadline) { loop.makeFutureWithTask { try await wal.bytes() } }.futureResult
         )
     }
     var outcomes: [EventLoopFuture<LoadDriver.Outcome>] = []
@@ -102,6 +113,9 @@ func runLoad(
     )
     if let (first, last) = samples {
         result.cpu = RowCPU(from: try await first.get(), to: try await last.get())
+    }
+    if let (first, last) = walSamples {
+        result.walBytes = try await last.get() - first.get()
     }
     return result
 }

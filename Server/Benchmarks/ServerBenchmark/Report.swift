@@ -56,9 +56,14 @@ struct Report {
         let emptyCPU = Self.serverAndDatabaseMicroseconds(empty)
         let seededCPU = Self.serverAndDatabaseMicroseconds(seeded)
         let cpuRatio = emptyCPU.flatMap { empty in seededCPU.map { $0 / max(empty, 1e-9) } }
+        // Where PostgreSQL runs in its own processes, the two parts apart, and its log.
+        let parts = Self.partRatios(empty, seeded)
+        let wal = Self.walPerRequest(empty).flatMap { empty in
+            Self.walPerRequest(seeded).map { String(format: "%.0f → %.0f", empty, $0) }
+        }
         comparisons.append(
             String(
-                format: "| %@ | %@ | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d | %@ | %@ | %@ |",
+                format: "| %@ | %@ | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d | %@ | %@ | %@ | %@ | %@ |",
                 database,
                 workload,
                 concurrency,
@@ -70,9 +75,35 @@ struct Report {
                 empty.failures + seeded.failures,
                 emptyCPU.map { String(format: "%.0f", $0) } ?? "–",
                 seededCPU.map { String(format: "%.0f", $0) } ?? "–",
-                cpuRatio.map { String(format: "%.2f", $0) } ?? "–"
+                cpuRatio.map { String(format: "%.2f", $0) } ?? "–",
+                parts.map {
+                    String(format: "%.2f / %@", $0.server, $0.database.map { String(format: "%.2f", $0) } ?? "–")
+                }
+                    ?? "–",
+                wal ?? "–"
             )
         )
+    }
+
+    /// Seeded ÷ empty CPU per request of the server alone and of PostgreSQL alone; the
+    /// database's part only for a row that costs it at least a microsecond a request (not
+    /// `GET /health`, where its background work alone would make the ratio).
+    private static func partRatios(_ empty: LoadResult, _ seeded: LoadResult) -> (server: Double, database: Double?)? {
+        guard let emptyCPU = empty.cpu, let seededCPU = seeded.cpu,
+            let emptyDatabase = emptyCPU.postgres, let seededDatabase = seededCPU.postgres
+        else { return nil }
+        let emptyRequests = Double(max(empty.requests, 1))
+        let seededRequests = Double(max(seeded.requests, 1))
+        let emptyDatabasePerRequest = emptyDatabase / emptyRequests
+        return (
+            (seededCPU.server / seededRequests) / max(emptyCPU.server / emptyRequests, 1e-12),
+            emptyDatabasePerRequest >= 1e-6 ? (seededDatabase / seededRequests) / emptyDatabasePerRequest : nil
+        )
+    }
+
+    /// Bytes of PostgreSQL's log per request over the row's window.
+    private static func walPerRequest(_ result: LoadResult) -> Double? {
+        result.walBytes.map { Double($0) / Double(max(result.requests, 1)) }
     }
 
     /// The server's and its database's CPU per request over the row's window, in µs.
@@ -101,8 +132,9 @@ struct Report {
                 "",
                 "| Database | Figure | Concurrency | Empty requests/s | \(seededName) requests/s | Ratio | Empty p99 ms"
                     + " | \(seededName) p99 ms | Failed | Empty CPU µs/request (server + database)"
-                    + " | \(seededName) CPU µs/request | CPU ratio |",
-                "|---|---|---|---|---|---|---|---|---|---|---|---|",
+                    + " | \(seededName) CPU µs/request | CPU ratio | CPU ratio: server / database"
+                    + " | WAL bytes/request, empty → \(seededName) |",
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
             ]
             lines += comparisons
         }

@@ -42,6 +42,7 @@ enum ScaleBench {
         // The server migrates the fresh database.
         try await ServerChild(environment: environment, directory: directory).stop()
         let passwordHash = Bcrypt.hash(Workloads.password, cost: 10)
+        let wal = database.client.map { WALProbe(client: $0, logger: logger) }
         let emptyUsers = min(Self.emptyUsers, options.users)
 
         try await seed(database, environment, users: 0..<emptyUsers, sessions: 0, hash: passwordHash, logger: logger)
@@ -52,6 +53,7 @@ enum ScaleBench {
             directory: directory,
             users: emptyUsers,
             postmaster: database.postmaster,
+            wal: wal,
             options: options
         )
 
@@ -89,6 +91,7 @@ enum ScaleBench {
             directory: directory,
             users: options.users,
             postmaster: database.postmaster,
+            wal: wal,
             options: options
         )
 
@@ -146,12 +149,14 @@ enum ScaleBench {
     }
 
     /// Every row of the plan against a server started on the database as it is now, with the CPU
-    /// the server and `postmaster`'s cluster spent over each row's window.
+    /// the server and `postmaster`'s cluster spent over each row's window, and on PostgreSQL the
+    /// log it wrote (`wal`).
     static func measure(
         _ environment: [String: String],
         directory: URL,
         users: Int,
         postmaster: Int32?,
+        wal: WALProbe?,
         options: Options
     ) async throws -> [Key: LoadResult] {
         // The seed leaves gigabytes of dirty pages that the kernel writes back over the next
@@ -170,7 +175,8 @@ enum ScaleBench {
                     port: server.port,
                     concurrency: concurrency,
                     duration: options.duration,
-                    probe: probe
+                    probe: probe,
+                    wal: wal
                 )
                 results[Key(workload: workload.name, concurrency: concurrency, order: position * 100 + offset)] =
                     result
