@@ -24,8 +24,9 @@ import FoundationNetworking
 struct ProviderLoginEndToEndTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Providers")
 
-    /// The browser `Providers/click_through.py` drives (it picks the same): Debian's
-    /// chromium-headless-shell, else its full Chromium, unless `GATEHOUSE_CHROMIUM` names another.
+    /// The browser `Providers/click_through.py` drives, handed to it as `GATEHOUSE_CHROMIUM`:
+    /// Debian's chromium-headless-shell, else its full Chromium, unless `GATEHOUSE_CHROMIUM`
+    /// names another.
     static let chromium =
         ProcessInfo.processInfo.environment["GATEHOUSE_CHROMIUM"]
         ?? ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].first {
@@ -80,7 +81,7 @@ struct ProviderLoginEndToEndTests {
         let login = try await CLIEndToEndTests.gatehouse(
             ["login", "--server", scene.url, "--provider", "github", "--scope", "read:org"],
             config: scene.config,
-            environment: ["GATEHOUSE_BROWSER": browser]
+            environment: ["GATEHOUSE_BROWSER": browser, "GATEHOUSE_CHROMIUM": Self.chromium]
         )
         #expect(login.status == 0, "\(login.stderr)")
         #expect(login.stdout.contains("Signed in as ada@example.com"), "\(login.stdout)")
@@ -96,7 +97,10 @@ struct ProviderLoginEndToEndTests {
         let declined = try await CLIEndToEndTests.gatehouse(
             ["login", "--server", scene.url, "--provider", "github"],
             config: scene.config,
-            environment: ["GATEHOUSE_BROWSER": browser.replacingOccurrences(of: " allow", with: " deny")]
+            environment: [
+                "GATEHOUSE_BROWSER": browser.replacingOccurrences(of: " allow", with: " deny"),
+                "GATEHOUSE_CHROMIUM": Self.chromium,
+            ]
         )
         #expect(declined.status == 1 && declined.stderr.contains("cancelled"), "\(declined.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scene.sessionFile.path))

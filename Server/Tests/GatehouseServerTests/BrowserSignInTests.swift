@@ -16,16 +16,9 @@ import Testing
 /// is skipped, unless `CI` is set. The script and each of its waits are bounded.
 @Suite("A real browser signs in")
 struct BrowserSignInTests {
-    /// The browser the scripts drive (`Interop/steps.py` picks the same): Debian's
-    /// chromium-headless-shell, else its full Chromium, unless `GATEHOUSE_CHROMIUM` names another.
-    static let chromium =
-        ProcessInfo.processInfo.environment["GATEHOUSE_CHROMIUM"]
-        ?? ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        } ?? "/usr/bin/chromium-headless-shell"
-
     static var installed: Bool {
-        PythonModules.installed("playwright.sync_api") && FileManager.default.isExecutableFile(atPath: chromium)
+        PythonModules.installed("playwright.sync_api")
+            && FileManager.default.isExecutableFile(atPath: InteropScript.chromium)
     }
 
     @Test(

@@ -1,5 +1,6 @@
 """Plays the person at the browser for `gatehouse login --provider …`: Debian's headless Chromium
-(chromium-headless-shell, else the full Chromium, or the browser GATEHOUSE_CHROMIUM names),
+(the browser GATEHOUSE_CHROMIUM names, as ProviderLoginEndToEndTests chose it;
+chromium-headless-shell by default),
 driven by Playwright for Python, opens the sign-in address the CLI printed, clicks "Allow" (or
 "Cancel") on the provider's consent page, and waits for the CLI's loopback page.
 
@@ -16,10 +17,7 @@ import sys
 from playwright.sync_api import sync_playwright
 
 CHOICE, URL = sys.argv[1], sys.argv[2]
-CHROMIUM = os.environ.get("GATEHOUSE_CHROMIUM") or next(
-    (path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if os.access(path, os.X_OK)),
-    "/usr/bin/chromium-headless-shell",
-)
+CHROMIUM = os.environ.get("GATEHOUSE_CHROMIUM", "/usr/bin/chromium-headless-shell")
 signal.alarm(120)
 
 with sync_playwright() as playwright:

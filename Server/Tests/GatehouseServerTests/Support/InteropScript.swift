@@ -7,6 +7,16 @@ import Glibc
 
 /// A Python script of `Server/Tests/Interop/` run against the server under test.
 enum InteropScript {
+    /// The browser the scripts drive, handed to each as `GATEHOUSE_CHROMIUM`: Debian's
+    /// chromium-headless-shell (Chromium's own headless browser, half the CPU of the full
+    /// browser's headless mode in the browser tests), else its full Chromium, unless
+    /// `GATEHOUSE_CHROMIUM` names another.
+    static let chromium =
+        ProcessInfo.processInfo.environment["GATEHOUSE_CHROMIUM"]
+        ?? ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        } ?? "/usr/bin/chromium-headless-shell"
+
     /// What the script printed (stdout and stderr together) and how it exited.
     struct Outcome {
         var status: Int32
@@ -31,6 +41,7 @@ enum InteropScript {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["GATEHOUSE_CHROMIUM": chromium]) { $1 }
         let output = Pipe()
         let input = Pipe()
         process.standardOutput = .pipe(output)
